@@ -1,0 +1,397 @@
+"""Load a campaign: ``scratchpress.toml`` plus every ``*.yaml`` file, validated with positions.
+
+All problems are collected before anything is reported, so a user fixes a file in one pass.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from ..problems import InputError, Problem
+from ..rules.abilities import (
+    CHARACTER_ABILITIES,
+    OLDER_NAMES,
+    VEHICLE_ABILITIES,
+    VEHICLE_MOVEMENT,
+    closest,
+)
+from .models import (
+    ENTRY_MODELS,
+    KIND_OF_LIST,
+    CharacterDef,
+    CommunityDef,
+    Model,
+    Settings,
+    VehicleDef,
+)
+from .yamlsafe import Path as DataPath
+from .yamlsafe import load_yaml
+
+SETTINGS_FILE = "scratchpress.toml"
+MAX_FILE_BYTES = 5 * 1024 * 1024  # a campaign file is text; anything bigger is a mistake
+# Files in a campaign folder that hold something other than entries (later: booklets).
+RESERVED_FILES = {"booklet.yaml"}
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where an entry came from, able to name the line of any of its fields."""
+
+    file: str
+    path: DataPath
+    positions: dict[DataPath, int]
+
+    def line(self, *fields: str | int) -> int | None:
+        """The line of the deepest known value along ``fields`` (or of the entry itself)."""
+        full = (*self.path, *fields)
+        while full:
+            if full in self.positions:
+                return self.positions[full]
+            full = full[:-1]
+        return None
+
+
+@dataclass(frozen=True)
+class Located:
+    definition: Any
+    source: Source
+
+    @property
+    def name(self) -> str:
+        return str(self.definition.name)
+
+
+@dataclass
+class Campaign:
+    root: Path | None
+    settings: Settings
+    characters: list[Located] = field(default_factory=list)
+    vehicles: list[Located] = field(default_factory=list)
+    communities: list[Located] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+
+    def character(self, name: str) -> Located | None:
+        return next((c for c in self.characters if c.name == name), None)
+
+
+def display_path(path: Path) -> str:
+    """Paths in messages: relative to where the user stands when that is shorter."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return str(path)
+
+
+def _friendly(error: dict[str, Any]) -> str:
+    """Pydantic's message, reworded where a GM would not know what it means."""
+    kind, got = error["type"], error.get("input")
+    shown = repr(got) if not isinstance(got, dict | list) else type(got).__name__
+    if kind == "extra_forbidden":
+        return "unknown key"
+    if kind == "missing":
+        return "required, but missing"
+    if kind in {"int_type", "int_parsing", "int_from_float"}:
+        return f"must be a whole number, got {shown}"
+    if kind in {"greater_than_equal", "greater_than"}:
+        limit = error.get("ctx", {}).get("ge", error.get("ctx", {}).get("gt"))
+        return f"must be {limit} or more, got {shown}"
+    if kind == "less_than_equal":
+        return f"must be {error['ctx']['le']} or less, got {shown}"
+    if kind == "string_type":
+        return f"must be text, got {shown}"
+    if kind in {"dict_type", "model_type"}:
+        return f"must be a mapping of keys to values, got {shown}"
+    if kind == "list_type":
+        return f"must be a list, got {shown}"
+    if kind == "string_too_short":
+        return "must not be empty"
+    if kind == "literal_error":
+        return f"{error['msg'].replace('Input should be', 'must be')}, got {shown}"
+    return f"{error['msg']}, got {shown}"
+
+
+def _allowed_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
+    """The keys a model accepts at ``loc``, for "unknown key" messages."""
+    current: Any = model
+    for part in loc[:-1]:
+        if (
+            isinstance(current, type)
+            and issubclass(current, BaseModel)
+            and part in (current.model_fields)
+        ):
+            annotation = current.model_fields[part].annotation
+            args = getattr(annotation, "__args__", ())
+            current = next(
+                (
+                    a
+                    for a in (annotation, *args)
+                    if isinstance(a, type) and issubclass(a, BaseModel)
+                ),
+                current,
+            )
+    if isinstance(current, type) and issubclass(current, BaseModel):
+        return list(current.model_fields)
+    return []
+
+
+def _clean_loc(loc: tuple[Any, ...]) -> tuple[str | int, ...]:
+    """Drop pydantic's union-branch labels (``int``, ``AbilityEntry``) from a location."""
+    return tuple(
+        p
+        for p in loc
+        if not (isinstance(p, str) and (p[:1].isupper() or p.startswith(("int", "constrained"))))
+    )
+
+
+def _validation_problems(
+    err: ValidationError, model: type[BaseModel], source: Source, entry: str | None
+) -> list[Problem]:
+    problems: list[Problem] = []
+    seen: set[tuple[Any, ...]] = set()
+    for error in err.errors():
+        loc = _clean_loc(error["loc"])
+        # A union reports one error per branch; one message per field is enough.
+        if loc in seen:
+            continue
+        seen.add(loc)
+        message = _friendly(error)
+        if error["type"] == "extra_forbidden":
+            allowed = _allowed_keys(model, loc)
+            hint = closest(str(loc[-1]), tuple(allowed)) if allowed else None
+            message += f" (did you mean {hint!r}?)" if hint else ""
+            message += f"; allowed: {', '.join(allowed)}" if allowed else ""
+        field_name = ".".join(str(p) for p in loc)
+        problems.append(Problem(message, source.file, source.line(*loc), entry, field_name))
+    return problems
+
+
+def _ability_problems(
+    abilities: dict[str, Any],
+    catalogue: tuple[str, ...],
+    source: Source,
+    entry: str,
+    where: tuple[str | int, ...],
+    what: str,
+) -> list[Problem]:
+    problems = []
+    for name in abilities:
+        if name in catalogue or (what == "character" and name in OLDER_NAMES):
+            continue
+        hint = closest(name, catalogue)
+        message = f"unknown {what} ability {name!r}"
+        message += f" (did you mean {hint!r}?)" if hint else f"; known: {', '.join(catalogue)}"
+        problems.append(
+            Problem(
+                message,
+                source.file,
+                source.line(*where, name),
+                entry,
+                ".".join(map(str, (*where, name))),
+            )
+        )
+    return problems
+
+
+def _entry_problems(kind: str, definition: Model, source: Source) -> list[Problem]:
+    """Checks the models cannot express: ability names and vehicle movement."""
+    name = str(getattr(definition, "name", ""))
+    problems: list[Problem] = []
+    if isinstance(definition, CharacterDef):
+        problems += _ability_problems(
+            definition.abilities, CHARACTER_ABILITIES, source, name, ("abilities",), "character"
+        )
+        for i, minion in enumerate(definition.minions):
+            problems += _ability_problems(
+                minion.abilities,
+                CHARACTER_ABILITIES,
+                source,
+                name,
+                ("minions", i, "abilities"),
+                "character",
+            )
+        problems += _duplicate_older_names(definition.abilities, source, name, ("abilities",))
+    elif isinstance(definition, VehicleDef):
+        problems += _ability_problems(
+            definition.abilities, VEHICLE_ABILITIES, source, name, ("abilities",), "vehicle"
+        )
+        if definition.movement not in VEHICLE_MOVEMENT:
+            hint = closest(definition.movement, VEHICLE_MOVEMENT)
+            message = f"{definition.movement!r} is not a vehicle movement ability"
+            message += f" (did you mean {hint!r}?)" if hint else ""
+            message += f"; allowed: {', '.join(VEHICLE_MOVEMENT)}"
+            problems.append(
+                Problem(message, source.file, source.line("movement"), name, "movement")
+            )
+        elif definition.movement not in definition.abilities:
+            problems.append(
+                Problem(
+                    f"moves by {definition.movement}, which is not among its abilities",
+                    source.file,
+                    source.line("movement"),
+                    name,
+                    "movement",
+                )
+            )
+    return problems
+
+
+def _duplicate_older_names(
+    abilities: dict[str, Any], source: Source, entry: str, where: tuple[str, ...]
+) -> list[Problem]:
+    problems = []
+    for old, new in OLDER_NAMES.items():
+        if old in abilities and new in abilities:
+            problems.append(
+                Problem(
+                    f"{old!r} is the older name of {new!r}; give only one of them",
+                    source.file,
+                    source.line(*where, old),
+                    entry,
+                    ".".join((*where, old)),
+                )
+            )
+    return problems
+
+
+def load_file(path: Path, campaign: Campaign, problems: list[Problem]) -> None:
+    shown = display_path(path)
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            problems.append(
+                Problem(f"larger than {MAX_FILE_BYTES // 1024 // 1024} MB; refused", shown)
+            )
+            return
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        problems.append(Problem("not UTF-8 text", shown))
+        return
+    except OSError as err:
+        problems.append(Problem(f"cannot read: {err.strerror}", shown))
+        return
+    try:
+        data, positions = load_yaml(text, shown)
+    except InputError as err:
+        problems.extend(err.problems)
+        return
+    if data is None:
+        return
+    if not isinstance(data, dict):
+        problems.append(
+            Problem("a definitions file holds top-level lists such as characters:", shown, 1)
+        )
+        return
+    for key, items in data.items():
+        if key not in ENTRY_MODELS:
+            hint = closest(key, tuple(ENTRY_MODELS))
+            problems.append(
+                Problem(
+                    f"unknown top-level key {key!r}"
+                    + (f" (did you mean {hint!r}?)" if hint else "")
+                    + f"; allowed: {', '.join(ENTRY_MODELS)}",
+                    shown,
+                    positions.get((key,)),
+                    None,
+                    key,
+                )
+            )
+            continue
+        if items is None:
+            continue
+        if not isinstance(items, list):
+            problems.append(
+                Problem(
+                    "must be a list of entries (each starting with '- name:'),"
+                    f" got {type(items).__name__}",
+                    shown,
+                    positions.get((key,)),
+                    None,
+                    key,
+                )
+            )
+            continue
+        model = ENTRY_MODELS[key]
+        for index, raw in enumerate(items):
+            source = Source(shown, (key, index), positions)
+            entry_name = (
+                str(raw.get("name"))
+                if isinstance(raw, dict) and raw.get("name") is not None
+                else f"{KIND_OF_LIST[key]} #{index + 1}"
+            )
+            try:
+                definition = model.model_validate(raw)
+            except ValidationError as err:
+                problems.extend(_validation_problems(err, model, source, entry_name))
+                continue
+            found = _entry_problems(key, definition, source)
+            if found:
+                problems.extend(found)
+                continue
+            getattr(campaign, key).append(Located(definition, source))
+
+
+def load_settings(folder: Path, override_rules: str | None = None) -> Settings:
+    file = folder / SETTINGS_FILE
+    values: dict[str, Any] = {}
+    if file.is_file():
+        shown = display_path(file)
+        try:
+            values = tomllib.loads(file.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as err:
+            raise InputError([Problem(f"TOML syntax error: {err}", shown)]) from None
+        try:
+            settings = Settings.model_validate(values)
+        except ValidationError as err:
+            source = Source(shown, (), {})
+            raise InputError(_validation_problems(err, Settings, source, None)) from None
+    else:
+        settings = Settings()
+    if override_rules is not None:
+        settings = settings.model_copy(update={"rules": override_rules})
+    return settings
+
+
+def campaign_files(paths: list[Path]) -> tuple[Path | None, list[Path]]:
+    """The YAML files to read and the campaign folder whose settings apply."""
+    files: list[Path] = []
+    root: Path | None = None
+    for path in paths:
+        if path.is_dir():
+            root = root or path
+            files += sorted(
+                p
+                for p in path.iterdir()
+                if p.suffix in {".yaml", ".yml"} and p.name not in RESERVED_FILES and p.is_file()
+            )
+        else:
+            root = root or path.parent
+            files.append(path)
+    return root, files
+
+
+def load_campaign(paths: list[Path], rules: str | None = None) -> Campaign:
+    """Read and validate; raises InputError listing every problem found."""
+    problems: list[Problem] = []
+    for path in paths:
+        if not path.exists():
+            problems.append(Problem("no such file or folder", display_path(path)))
+    if problems:
+        raise InputError(problems)
+    root, files = campaign_files(paths)
+    settings = load_settings(root or Path("."), rules)
+    campaign = Campaign(root=root, settings=settings)
+    if not files:
+        raise InputError([Problem("no *.yaml definitions found", display_path(paths[0]))])
+    for file in files:
+        load_file(file, campaign, problems)
+    if problems:
+        raise InputError(problems)
+    return campaign
+
+
+__all__ = ["Campaign", "CommunityDef", "Located", "Source", "load_campaign"]

@@ -1,0 +1,107 @@
+"""The definitions format: pydantic models that validate a campaign's YAML at the edge.
+
+These models check shape and types only. Whether an ability name exists, a crew member is
+in the campaign or minions fit the command are checked with their positions in
+``campaign.py``, so every message can name the exact line.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+Level = Annotated[int, Field(strict=True, ge=1)]
+DefenseLevel = Annotated[int, Field(strict=True, ge=0)]
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+Text = Annotated[str, StringConstraints(max_length=4000)]
+
+
+class Model(BaseModel):
+    # Unknown keys are errors: a typo such as "abilites" must not silently drop data. Numbers
+    # where text is expected (a character named 1984) become text.
+    model_config = ConfigDict(extra="forbid", coerce_numbers_to_str=True, frozen=True)
+
+
+class AbilityEntry(Model):
+    level: Level
+    note: Text = ""
+
+
+AbilityValue = Level | AbilityEntry
+
+
+class DefenseEntry(Model):
+    level: DefenseLevel
+    note: Text = ""
+
+
+PrintedValues = dict[str, Annotated[int, Field(strict=True)]]
+
+
+class MinionDef(Model):
+    name: Name
+    count: Annotated[int, Field(strict=True, ge=1)] = 1
+    description: Text = ""
+    abilities: dict[str, AbilityValue]
+    printed: PrintedValues = {}
+
+
+class CharacterDef(Model):
+    name: Name
+    player: Text = ""
+    description: Text = ""
+    group: Name | None = None
+    portrait: Text | None = None
+    career: Name | None = None
+    abilities: dict[str, AbilityValue]
+    minions: list[MinionDef] = []
+    printed: PrintedValues = {}
+
+
+class CrewDef(Model):
+    operator: Name | None = None
+    gunner: Name | None = None
+
+
+class VehicleDef(Model):
+    name: Name
+    description: Text = ""
+    movement: Name
+    abilities: dict[str, AbilityValue]
+    crew: CrewDef = CrewDef()
+    printed: dict[str, Annotated[int, Field(strict=True)] | dict[str, int]] = {}
+
+
+class CommunityDef(Model):
+    name: Name
+    description: Text = ""
+    economy: DefenseLevel | DefenseEntry
+    environment: DefenseLevel | DefenseEntry
+    equity: DefenseLevel | DefenseEntry
+    printed: PrintedValues = {}
+
+
+class Settings(Model):
+    """``scratchpress.toml``: campaign-wide choices, all optional."""
+
+    rules: Literal["current", "early", "classic"] = "current"
+    cp: Annotated[int, Field(strict=True, ge=1, le=1000)] = 10
+    max_level: Annotated[int, Field(strict=True, ge=1, le=100)] = 4
+    paper: Literal["letter", "a4"] = "letter"
+    units: Literal["metric", "imperial", "both"] = "both"
+
+
+ENTRY_MODELS: dict[str, type[Model]] = {
+    "characters": CharacterDef,
+    "vehicles": VehicleDef,
+    "communities": CommunityDef,
+}
+
+KIND_OF_LIST = {"characters": "character", "vehicles": "vehicle", "communities": "community"}
+
+
+def level_and_note(value: int | AbilityEntry | DefenseEntry) -> tuple[int, str]:
+    if isinstance(value, int):
+        return value, ""
+    return value.level, value.note

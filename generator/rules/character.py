@@ -1,0 +1,137 @@
+"""Stat blocks for characters and minions: every derived number a sheet prints."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from .abilities import CHARACTER_ABILITIES
+from .actions import Action, character_actions
+from .carry import Carry, carrying_capacity
+from .derived import Derived, Levels, level
+from .grid import Movement, grid_movement
+from .health import HealthBands, health_bands, hit_points, stamina
+from .rulesets import Ruleset
+
+DEFAULT_CP = 10
+DEFAULT_MAX_LEVEL = 4
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The campaign's character points and maximum level (10 and 4 for average people)."""
+
+    cp: int = DEFAULT_CP
+    max_level: int = DEFAULT_MAX_LEVEL
+
+
+@dataclass(frozen=True)
+class AbilityLine:
+    name: str
+    level: int
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class CharacterStats:
+    name: str
+    ruleset: str
+    abilities: tuple[AbilityLine, ...]
+    hit_points: int
+    stamina: int
+    health: HealthBands
+    agility: int | None
+    intelligence: int | None
+    strength: int | None
+    defense: int | None
+    initiative_bonus: int
+    cp: int
+    budget: Budget
+    carry: Carry | None
+    movement: Movement
+    actions: tuple[Action, ...]
+    explain: Mapping[str, str]
+    warnings: tuple[str, ...] = field(default=())
+
+    @property
+    def levels(self) -> dict[str, int]:
+        return {a.name: a.level for a in self.abilities}
+
+    @property
+    def over_budget(self) -> bool:
+        return self.cp > self.budget.cp
+
+    def value(self, name: str) -> int | None:
+        """A derived value by the name `printed:` uses."""
+        got = getattr(self, name, None)
+        return got if isinstance(got, int) else None
+
+
+def cp_total(levels: Levels) -> int:
+    """One CP buys one level of one ability."""
+    return sum(levels.values())
+
+
+def budget_warnings(levels: Levels, budget: Budget) -> list[str]:
+    warnings = []
+    spent = cp_total(levels)
+    if spent > budget.cp:
+        warnings.append(f"spends {spent} CP, over the budget of {budget.cp}")
+    for name, value in levels.items():
+        if value > budget.max_level:
+            warnings.append(f"{name} {value} is above the maximum level {budget.max_level}")
+    if level(levels, "toughness") < 1:
+        warnings.append("has no toughness, so it cannot act in encounters")
+    return warnings
+
+
+def compute_character(
+    name: str,
+    abilities: tuple[AbilityLine, ...],
+    rules: Ruleset,
+    budget: Budget | None = None,
+    *,
+    check_budget: bool = True,
+) -> CharacterStats:
+    """Derive a full stat block. Unknown ability names are the loader's job, not ours."""
+    budget = budget or Budget()
+    levels = {a.name: a.level for a in abilities}
+    unknown = sorted(set(levels) - set(CHARACTER_ABILITIES))
+    if unknown:
+        raise ValueError(f"not character abilities: {', '.join(unknown)}")
+
+    derived: dict[str, Derived] = {}
+    hp = hit_points(levels)
+    derived["hit_points"] = hp
+    derived["stamina"] = stamina(hp.value)
+    for stat in ("agility", "intelligence", "strength", "defense"):
+        formula = getattr(rules, stat)
+        if formula is not None:
+            derived[stat] = formula(levels)
+    derived["initiative_bonus"] = rules.initiative(levels)
+
+    def value(stat: str) -> int | None:
+        return derived[stat].value if stat in derived else None
+
+    strength = value("strength")
+    warnings = budget_warnings(levels, budget) if check_budget else []
+    return CharacterStats(
+        name=name,
+        ruleset=rules.name,
+        abilities=abilities,
+        hit_points=hp.value,
+        stamina=derived["stamina"].value,
+        health=health_bands(hp.value, derived["stamina"].value),
+        agility=value("agility"),
+        intelligence=value("intelligence"),
+        strength=strength,
+        defense=value("defense"),
+        initiative_bonus=derived["initiative_bonus"].value,
+        cp=cp_total(levels),
+        budget=budget,
+        carry=carrying_capacity(strength) if strength is not None else None,
+        movement=grid_movement(levels),
+        actions=character_actions(levels, rules),
+        explain={stat: d.rule for stat, d in derived.items()},
+        warnings=tuple(warnings),
+    )

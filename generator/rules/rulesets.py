@@ -1,0 +1,193 @@
+"""The three named rulesets: the formulas that changed between revisions of the rule texts.
+
+`current` is the newest Basic Rules; `early` keeps the older strength and initiative that
+reproduce the strengths printed beside the books' examples; `classic` is the single
+"defense" of the Example Characters and Vehicles chapters. RULES.md §3 names each formula
+(A1, I1, S2, S4, D1, IN-001, IN-group); the docstrings below use those names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .derived import Derived, Levels, best_of, level
+
+AGILITY_SOURCES = ("stealth", "acrobatics", "quickness", "flying")
+INTELLIGENCE_SOURCES = ("detection", "command", "healing", "craftsmanship")
+
+
+def _ten_plus_best(name: str, levels: Levels, sources: tuple[str, ...]) -> Derived:
+    ability, best = best_of(levels, sources)
+    if ability is None:
+        return Derived(10, f"{name} 10 = 10 (none of {', '.join(sources)})")
+    return Derived(10 + best, f"{name} {10 + best} = 10 + {ability} {best}")
+
+
+def agility_a1(levels: Levels) -> Derived:
+    """A1: 10 + the best of stealth, acrobatics, quickness and flying."""
+    return _ten_plus_best("agility", levels, AGILITY_SOURCES)
+
+
+def intelligence_i1(levels: Levels) -> Derived:
+    """I1: 10 + the best of detection, command, healing and craftsmanship."""
+    return _ten_plus_best("intelligence", levels, INTELLIGENCE_SOURCES)
+
+
+def strength_s4(levels: Levels) -> Derived:
+    """S4: 10 + the best of wrestling and swimming when either is had, else 7 + toughness.
+
+    Not monotonic on purpose of the text: one level of wrestling replaces 7 + toughness.
+    """
+    ability, best = best_of(levels, ("wrestling", "swimming"))
+    if ability is not None:
+        return Derived(10 + best, f"strength {10 + best} = 10 + {ability} {best}")
+    toughness = level(levels, "toughness")
+    return Derived(
+        7 + toughness,
+        f"strength {7 + toughness} = 7 + toughness {toughness} (no wrestling or swimming)",
+    )
+
+
+def strength_s2(levels: Levels) -> Derived:
+    """S2: the greater of 8 + toughness and 10 + wrestling (the older edit of the rules)."""
+    toughness, wrestling = level(levels, "toughness"), level(levels, "wrestling")
+    by_toughness, by_wrestling = 8 + toughness, 10 + wrestling
+    if by_wrestling > by_toughness:
+        return Derived(by_wrestling, f"strength {by_wrestling} = 10 + wrestling {wrestling}")
+    return Derived(by_toughness, f"strength {by_toughness} = 8 + toughness {toughness}")
+
+
+def defense_d1(levels: Levels) -> Derived:
+    """D1: 10 + the best of stealth (the old "stalking"), acrobatics, quickness, flying and
+    stamina. Inferred from all the single-defense blocks; swimming does not count."""
+    ability, best = best_of(levels, AGILITY_SOURCES)
+    stamina = level(levels, "toughness") // 2
+    if stamina > best:
+        return Derived(10 + stamina, f"defense {10 + stamina} = 10 + stamina {stamina}")
+    if ability is None:
+        return Derived(10, "defense 10 = 10 (no movement or stealth, stamina 0)")
+    return Derived(10 + best, f"defense {10 + best} = 10 + {ability} {best}")
+
+
+def initiative_group(levels: Levels) -> Derived:
+    """IN-group for one character: 2 x stealth + 10 x detection."""
+    stealth, detection = level(levels, "stealth"), level(levels, "detection")
+    value = 2 * stealth + 10 * detection
+    return Derived(
+        value, f"initiative bonus {value} = 2 x stealth {stealth} + 10 x detection {detection}"
+    )
+
+
+def initiative_001(levels: Levels) -> Derived:
+    """IN-001: 10 x stealth + 10 x detection, each character rolling alone."""
+    stealth, detection = level(levels, "stealth"), level(levels, "detection")
+    value = 10 * stealth + 10 * detection
+    return Derived(
+        value, f"initiative bonus {value} = 10 x stealth {stealth} + 10 x detection {detection}"
+    )
+
+
+def group_initiative_best(members: Sequence[Levels]) -> Derived:
+    """IN-group: 2 x the group's best stealth + 10 x its best detection; the two bests may
+    come from different characters."""
+    stealth = max((level(m, "stealth") for m in members), default=0)
+    detection = max((level(m, "detection") for m in members), default=0)
+    value = 2 * stealth + 10 * detection
+    return Derived(
+        value,
+        f"group initiative bonus {value} = 2 x best stealth {stealth}"
+        f" + 10 x best detection {detection}",
+    )
+
+
+def group_initiative_individual(members: Sequence[Levels]) -> Derived:
+    """Under the older text everyone rolls alone; a group card shows its best single bonus."""
+    best = max((initiative_001(m).value for m in members), default=0)
+    return Derived(best, f"group initiative bonus {best} = best member's own bonus (each rolls)")
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    name: str
+    summary: str
+    agility: Callable[[Levels], Derived] | None
+    intelligence: Callable[[Levels], Derived] | None
+    strength: Callable[[Levels], Derived] | None
+    defense: Callable[[Levels], Derived] | None
+    initiative: Callable[[Levels], Derived]
+    group_initiative: Callable[[Sequence[Levels]], Derived]
+    # Each character rolls initiative alone (older text) rather than once per group.
+    individual_initiative: bool
+    # Older texts: a wrestling hold does no damage, knockout does not delay the attacker,
+    # injured shooters and blasters do not delay themselves.
+    wrestling_hold_damages: bool
+    attacker_delays: bool
+
+    @property
+    def computes(self) -> frozenset[str]:
+        """The printed header values this ruleset can compare."""
+        names = {"stamina", "hit_points", "initiative_bonus"}
+        for name in ("agility", "intelligence", "strength", "defense"):
+            if getattr(self, name) is not None:
+                names.add(name)
+        return frozenset(names)
+
+    def target(self, defense: str) -> str:
+        """The defense an attack rolls against; the single-defense era has only one."""
+        return "defense" if self.defense is not None else defense
+
+
+CURRENT = Ruleset(
+    name="current",
+    summary="newest Basic Rules: agility A1, intelligence I1, strength S4, group initiative",
+    agility=agility_a1,
+    intelligence=intelligence_i1,
+    strength=strength_s4,
+    defense=None,
+    initiative=initiative_group,
+    group_initiative=group_initiative_best,
+    individual_initiative=False,
+    wrestling_hold_damages=True,
+    attacker_delays=True,
+)
+
+EARLY = Ruleset(
+    name="early",
+    summary="older edit: as current but strength S2 and initiative 10 x stealth per character",
+    agility=agility_a1,
+    intelligence=intelligence_i1,
+    strength=strength_s2,
+    defense=None,
+    initiative=initiative_001,
+    group_initiative=group_initiative_individual,
+    individual_initiative=True,
+    wrestling_hold_damages=False,
+    attacker_delays=False,
+)
+
+CLASSIC = Ruleset(
+    name="classic",
+    summary="Example Characters era: one defense D1, plus stamina and hit points",
+    agility=None,
+    intelligence=None,
+    strength=None,
+    defense=defense_d1,
+    initiative=initiative_001,
+    group_initiative=group_initiative_individual,
+    individual_initiative=True,
+    wrestling_hold_damages=False,
+    attacker_delays=False,
+)
+
+RULESETS: dict[str, Ruleset] = {r.name: r for r in (CURRENT, EARLY, CLASSIC)}
+DEFAULT_RULESET = "current"
+
+
+def get_ruleset(name: str) -> Ruleset:
+    try:
+        return RULESETS[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown ruleset {name!r}; choose one of: {', '.join(RULESETS)}"
+        ) from None

@@ -1,0 +1,216 @@
+"""Vehicles and their crew (RULES.md §9).
+
+A vehicle's levels rise with its crew: the operator's piloting, driving or navigation (by
+the medium of the movement in use) goes to grapple, stalking and the movement abilities it
+governs; the gunner's best of shooting and blasting goes to the weapons. A bonus only lands
+on abilities the vehicle has, so a ship without stalking gains none from its pilot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from .abilities import (
+    GUNNER_ABILITIES,
+    OPERATOR_ABILITY,
+    OPERATOR_BOOSTED,
+    OPERATOR_TITLE,
+    VEHICLE_MOVEMENT,
+    VEHICLE_WEAPONS,
+    display,
+)
+from .derived import Levels, best_of, level
+from .health import HealthBands, health_bands
+
+RAM_DAMAGE = 5
+WEAPON_DAMAGE = 5
+# Not restated for vehicles; the general rule adds 1 on an automatic success (RULES.md I-14).
+WEAPON_AUTO_DAMAGE = 6
+AUTO_DEFENSE_SOURCES = ("stalking", "autopilot", "targeting", "countermeasures")
+
+WEAPON_REACH = {
+    "guns": "one vehicle or character in the same group",
+    "missiles": "one vehicle in this or another group",
+    "bombs": "every vehicle in one group",
+    "countermeasures": "every enemy vehicle in the same group; each hit is delayed",
+}
+
+
+@dataclass(frozen=True)
+class CrewMember:
+    role: str  # "operator" or "gunner"
+    name: str
+    ability: str  # the character's ability that helps, e.g. "piloting"
+    level: int
+    title: str  # how the stat block names the job: "pilot", "driver", "gunner"
+
+
+@dataclass(frozen=True)
+class VehicleAbility:
+    name: str
+    level: int
+    note: str
+    crewed: int
+    crew: CrewMember | None  # who raised it, when someone did
+
+    @property
+    def line(self) -> str:
+        """The book's line: ``3 spaceflight (5 with Chokestar as pilot)``."""
+        text = f"{self.level} {display(self.name)}"
+        if self.crew is not None and self.crewed != self.level:
+            text += f" ({self.crewed} with {self.crew.name} as {self.crew.title})"
+        return text
+
+
+@dataclass(frozen=True)
+class Weapon:
+    name: str
+    level: int
+    damage: int
+    auto_damage: int
+    gunner: str | None
+    reach: str
+
+
+@dataclass(frozen=True)
+class VehicleStats:
+    name: str
+    movement: str
+    abilities: tuple[VehicleAbility, ...]
+    hit_points: int
+    stamina: int
+    health: HealthBands
+    defense: int
+    defense_uncrewed: int
+    defense_evading: int
+    fuel: int
+    initiative_bonus: int
+    weapons: tuple[Weapon, ...]
+    operator: CrewMember | None
+    gunner: CrewMember | None
+    explain: Mapping[str, str]
+    warnings: tuple[str, ...] = field(default=())
+
+    @property
+    def crewed_abilities(self) -> dict[str, int]:
+        return {a.name: a.crewed for a in self.abilities}
+
+    def value(self, name: str) -> int | None:
+        got = getattr(self, name, None)
+        return got if isinstance(got, int) else None
+
+
+@dataclass(frozen=True)
+class Crew:
+    """The characters aboard, by name with their levels; either seat may be empty."""
+
+    operator: tuple[str, Levels] | None = None
+    gunner: tuple[str, Levels] | None = None
+
+
+def ram_self_damage(target_toughness: int) -> int:
+    """What ramming costs the rammer: 1 against toughness 10-19, 2 against 20 or more."""
+    if target_toughness >= 20:
+        return 2
+    if target_toughness >= 10:
+        return 1
+    return 0
+
+
+def _defense(levels: Levels, movement: str) -> tuple[int, str]:
+    moving = level(levels, movement)
+    other_name, other = best_of(levels, AUTO_DEFENSE_SOURCES)
+    if other > moving and other_name is not None:
+        return 10 + other, f"10 + {display(other_name)} {other}"
+    return 10 + moving, f"10 + {display(movement)} {moving}"
+
+
+def compute_vehicle(
+    name: str,
+    abilities: tuple[tuple[str, int, str], ...],
+    movement: str,
+    crew: Crew,
+) -> VehicleStats:
+    base = {ability: value for ability, value, _ in abilities}
+    if movement not in VEHICLE_MOVEMENT:
+        raise ValueError(f"{movement!r} is not a vehicle movement ability")
+    warnings: list[str] = []
+
+    operator: CrewMember | None = None
+    if crew.operator is not None:
+        who, levels = crew.operator
+        skill = OPERATOR_ABILITY[movement]
+        operator = CrewMember("operator", who, skill, level(levels, skill), OPERATOR_TITLE[skill])
+        if operator.level == 0:
+            warnings.append(f"operator {who} has no {skill}, so adds nothing to {movement}")
+    gunner: CrewMember | None = None
+    if crew.gunner is not None:
+        who, levels = crew.gunner
+        skill, best = best_of(levels, GUNNER_ABILITIES)
+        gunner = CrewMember("gunner", who, skill or "shooting", best, "gunner")
+        if skill is None:
+            warnings.append(f"gunner {who} has neither shooting nor blasting, so adds nothing")
+
+    lines: list[VehicleAbility] = []
+    for ability, value, note in abilities:
+        helper: CrewMember | None = None
+        governed = (
+            ability in VEHICLE_MOVEMENT and OPERATOR_ABILITY[ability] == OPERATOR_ABILITY[movement]
+        )
+        if operator is not None and (ability in OPERATOR_BOOSTED or governed):
+            helper = operator
+        elif gunner is not None and ability in VEHICLE_WEAPONS:
+            helper = gunner
+        bonus = helper.level if helper is not None else 0
+        lines.append(VehicleAbility(ability, value, note, value + bonus, helper if bonus else None))
+    crewed = {line.name: line.crewed for line in lines}
+
+    toughness = level(base, "toughness")
+    stamina = toughness // 2
+    defense, defense_rule = _defense(crewed, movement)
+    defense_uncrewed, _ = _defense(base, movement)
+    moving = level(crewed, movement)
+    if level(base, "toughness") < 1:
+        warnings.append("has no toughness")
+    if movement not in base:
+        warnings.append(f"moves by {movement} but has no {movement} ability")
+    stalking = level(crewed, "stalking")
+    weapons = tuple(
+        Weapon(
+            line.name,
+            line.crewed,
+            WEAPON_DAMAGE if line.name != "countermeasures" else 0,
+            WEAPON_AUTO_DAMAGE if line.name != "countermeasures" else 0,
+            gunner.name if gunner is not None else None,
+            WEAPON_REACH[line.name],
+        )
+        for line in lines
+        if line.name in VEHICLE_WEAPONS
+    )
+    return VehicleStats(
+        name=name,
+        movement=movement,
+        abilities=tuple(lines),
+        hit_points=toughness,
+        stamina=stamina,
+        health=health_bands(toughness, stamina),
+        defense=defense,
+        defense_uncrewed=defense_uncrewed,
+        defense_evading=defense + moving,
+        fuel=level(base, "range"),
+        initiative_bonus=10 * stalking,
+        weapons=weapons,
+        operator=operator,
+        gunner=gunner,
+        explain={
+            "hit_points": f"hit points {toughness} = toughness {toughness}",
+            "stamina": f"stamina {stamina} = toughness {toughness} // 2",
+            "defense": f"defense {defense} = {defense_rule} (crewed)",
+            "defense_evading": f"evading {defense + moving} = defense {defense}"
+            f" + {display(movement)} {moving}",
+            "initiative_bonus": f"initiative bonus {10 * stalking} = 10 x stalking {stalking}",
+            "fuel": f"fuel {level(base, 'range')} = range {level(base, 'range')}",
+        },
+        warnings=tuple(warnings),
+    )

@@ -1,0 +1,354 @@
+"""From validated definitions to stat blocks: the rules applied to a whole campaign.
+
+Still no I/O. This is where entries meet each other: crew names are looked up, minions
+are checked against their leader's command, initiative groups are formed and ``printed:``
+values are compared with what the chosen ruleset computes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .definitions.campaign import Campaign, Located, Source
+from .definitions.models import CharacterDef, CommunityDef, MinionDef, VehicleDef, level_and_note
+from .problems import Problem, Severity
+from .rules import (
+    AbilityLine,
+    Budget,
+    CharacterStats,
+    CommunityStats,
+    Crew,
+    Ruleset,
+    VehicleStats,
+    compute_character,
+    compute_community,
+    compute_vehicle,
+    get_ruleset,
+)
+from .rules.abilities import OLDER_NAMES, closest
+from .rules.minions import MinionGroup, minion_cp, minion_problems
+
+
+@dataclass(frozen=True)
+class Block:
+    """One printable stat block with where it came from."""
+
+    kind: str  # character, minion, vehicle, community
+    name: str
+    stats: CharacterStats | VehicleStats | CommunityStats
+    source: Source
+    definition: Any
+    description: str = ""
+    group: str | None = None
+    leader: str | None = None
+    count: int = 1
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class InitiativeGroup:
+    name: str
+    bonus: int
+    rule: str
+    members: tuple[Block, ...]
+
+
+@dataclass
+class Computed:
+    rules: Ruleset
+    budget: Budget
+    blocks: list[Block] = field(default_factory=list)
+    groups: list[InitiativeGroup] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "warning"]
+
+    def of_kind(self, kind: str) -> list[Block]:
+        return [b for b in self.blocks if b.kind == kind]
+
+    def minions_of(self, leader: str) -> list[Block]:
+        return [b for b in self.blocks if b.kind == "minion" and b.leader == leader]
+
+    def block(self, kind: str, name: str) -> Block | None:
+        return next((b for b in self.blocks if b.kind == kind and b.name == name), None)
+
+
+def ability_lines(abilities: dict[str, Any]) -> tuple[AbilityLine, ...]:
+    """Definitions' abilities as rule inputs; the older "stalking" is read as stealth."""
+    lines = []
+    for name, value in abilities.items():
+        level, note = level_and_note(value)
+        lines.append(AbilityLine(OLDER_NAMES.get(name, name), level, note))
+    return tuple(lines)
+
+
+def _problem(
+    message: str,
+    source: Source,
+    entry: str,
+    field_path: tuple[str | int, ...] = (),
+    severity: Severity = "error",
+) -> Problem:
+    return Problem(
+        message,
+        source.file,
+        source.line(*field_path),
+        entry,
+        ".".join(map(str, field_path)) or None,
+        severity,
+    )
+
+
+def _compare_printed(
+    printed: dict[str, Any],
+    stats: Any,
+    rules: Ruleset,
+    source: Source,
+    entry: str,
+    prefix: tuple[str | int, ...] = (),
+) -> list[Problem]:
+    """Book values against ours: a mismatch is an error, a value we don't compute a note."""
+    problems: list[Problem] = []
+    for key, expected in printed.items():
+        where = (*prefix, "printed", key)
+        if (
+            key == "crewed_abilities"
+            and isinstance(expected, dict)
+            and isinstance(stats, VehicleStats)
+        ):
+            crewed = stats.crewed_abilities
+            for ability, value in expected.items():
+                got = crewed.get(ability)
+                if got != value:
+                    problems.append(
+                        _problem(
+                            f"the book prints {ability} {value} with crew, we compute {got}",
+                            source,
+                            entry,
+                            (*where, ability),
+                        )
+                    )
+            continue
+        got = stats.value(key)
+        if got is None:
+            problems.append(
+                _problem(
+                    f"the book prints {key} {expected}; the {rules.name} ruleset does not compute"
+                    f" {key}, so it is not compared",
+                    source,
+                    entry,
+                    where,
+                    "note",
+                )
+            )
+        elif got != expected:
+            why = stats.explain.get(key, "") if hasattr(stats, "explain") else ""
+            problems.append(
+                _problem(
+                    f"the book prints {expected}, the {rules.name} rules give {got}"
+                    + (f" ({why})" if why else ""),
+                    source,
+                    entry,
+                    where,
+                )
+            )
+    return problems
+
+
+def _character(located: Located, rules: Ruleset, budget: Budget, out: Computed) -> None:
+    definition: CharacterDef = located.definition
+    source = located.source
+    stats = compute_character(definition.name, ability_lines(definition.abilities), rules, budget)
+    for warning in stats.warnings:
+        out.problems.append(_problem(warning, source, definition.name, ("abilities",), "warning"))
+    out.problems += _compare_printed(definition.printed, stats, rules, source, definition.name)
+    out.blocks.append(
+        Block(
+            "character",
+            definition.name,
+            stats,
+            source,
+            definition,
+            definition.description,
+            definition.group,
+            warnings=stats.warnings,
+        )
+    )
+    groups = [
+        MinionGroup(m.name, m.count, {a.name: a.level for a in ability_lines(m.abilities)})
+        for m in definition.minions
+    ]
+    for field_path, message in minion_problems(stats.levels, groups):
+        index = next(
+            (i for i, m in enumerate(definition.minions) if field_path == f"minions.{m.name}"), None
+        )
+        where: tuple[str | int, ...] = ("minions", index) if index is not None else ("minions",)
+        out.problems.append(_problem(message, source, definition.name, where))
+    for index, minion in enumerate(definition.minions):
+        _minion(minion, index, located, rules, out)
+
+
+def _minion(minion: MinionDef, index: int, leader: Located, rules: Ruleset, out: Computed) -> None:
+    source = leader.source
+    stats = compute_character(
+        minion.name, ability_lines(minion.abilities), rules, check_budget=False
+    )
+    warnings = ()
+    if not any(a.name == "toughness" for a in stats.abilities):
+        warnings = ("has no toughness, so it cannot act in encounters",)
+        out.problems.append(
+            _problem(warnings[0], source, leader.name, ("minions", index, "abilities"), "warning")
+        )
+    out.problems += _compare_printed(
+        minion.printed, stats, rules, source, leader.name, ("minions", index)
+    )
+    out.blocks.append(
+        Block(
+            "minion",
+            minion.name,
+            stats,
+            source,
+            minion,
+            minion.description,
+            leader.definition.group,
+            leader=leader.name,
+            count=minion.count,
+            warnings=warnings,
+        )
+    )
+
+
+def _crew_seat(
+    role: str, name: str | None, located: Located, campaign: Campaign, out: Computed
+) -> tuple[str, dict[str, int]] | None:
+    if name is None:
+        return None
+    member = campaign.character(name)
+    if member is None:
+        names = tuple(c.name for c in campaign.characters)
+        hint = closest(name, names)
+        out.problems.append(
+            _problem(
+                f"no character named {name!r} in the campaign"
+                + (f" (did you mean {hint!r}?)" if hint else ""),
+                located.source,
+                located.name,
+                ("crew", role),
+            )
+        )
+        return None
+    levels = {a.name: a.level for a in ability_lines(member.definition.abilities)}
+    return name, levels
+
+
+def _vehicle(located: Located, campaign: Campaign, rules: Ruleset, out: Computed) -> None:
+    definition: VehicleDef = located.definition
+    crew = Crew(
+        operator=_crew_seat("operator", definition.crew.operator, located, campaign, out),
+        gunner=_crew_seat("gunner", definition.crew.gunner, located, campaign, out),
+    )
+    abilities = tuple(
+        (name, *level_and_note(value)) for name, value in definition.abilities.items()
+    )
+    stats = compute_vehicle(definition.name, abilities, definition.movement, crew)
+    for warning in stats.warnings:
+        out.problems.append(
+            _problem(warning, located.source, definition.name, ("crew",), "warning")
+        )
+    out.problems += _compare_printed(
+        definition.printed, stats, rules, located.source, definition.name
+    )
+    out.blocks.append(
+        Block(
+            "vehicle",
+            definition.name,
+            stats,
+            located.source,
+            definition,
+            definition.description,
+            warnings=stats.warnings,
+        )
+    )
+
+
+def _community(located: Located, rules: Ruleset, out: Computed) -> None:
+    definition: CommunityDef = located.definition
+    defenses, notes = {}, {}
+    for name in ("economy", "environment", "equity"):
+        defenses[name], notes[name] = level_and_note(getattr(definition, name))
+    stats = compute_community(definition.name, defenses, notes)
+    for warning in stats.warnings:
+        out.problems.append(_problem(warning, located.source, definition.name, (), "warning"))
+    out.problems += _compare_printed(
+        definition.printed, stats, rules, located.source, definition.name
+    )
+    out.blocks.append(
+        Block(
+            "community",
+            definition.name,
+            stats,
+            located.source,
+            definition,
+            definition.description,
+            warnings=stats.warnings,
+        )
+    )
+
+
+def _unique_names(entries: Iterable[Located], kind: str, out: Computed) -> None:
+    seen: dict[str, Located] = {}
+    for located in entries:
+        if located.name in seen:
+            first = seen[located.name].source
+            out.problems.append(
+                _problem(
+                    f"another {kind} has this name ({first.file}:{first.line()});"
+                    " names must be unique",
+                    located.source,
+                    located.name,
+                    ("name",),
+                )
+            )
+        seen.setdefault(located.name, located)
+
+
+def _initiative_groups(out: Computed) -> list[InitiativeGroup]:
+    """Characters sharing a group, with their minions, roll initiative once together."""
+    by_group: dict[str, list[Block]] = {}
+    for block in out.blocks:
+        if block.kind in {"character", "minion"} and block.group:
+            by_group.setdefault(block.group, []).append(block)
+    groups = []
+    for name, members in by_group.items():
+        levels = [m.stats.levels for m in members if isinstance(m.stats, CharacterStats)]
+        bonus = out.rules.group_initiative(levels)
+        groups.append(InitiativeGroup(name, bonus.value, bonus.rule, tuple(members)))
+    return groups
+
+
+def compute_campaign(campaign: Campaign, rules_name: str | None = None) -> Computed:
+    rules = get_ruleset(rules_name or campaign.settings.rules)
+    budget = Budget(campaign.settings.cp, campaign.settings.max_level)
+    out = Computed(rules=rules, budget=budget)
+    _unique_names(campaign.characters, "character", out)
+    _unique_names(campaign.vehicles, "vehicle", out)
+    _unique_names(campaign.communities, "community", out)
+    for located in campaign.characters:
+        _character(located, rules, budget, out)
+    for located in campaign.vehicles:
+        _vehicle(located, campaign, rules, out)
+    for located in campaign.communities:
+        _community(located, rules, out)
+    out.groups = _initiative_groups(out)
+    return out
+
+
+__all__ = ["Block", "Computed", "InitiativeGroup", "compute_campaign", "minion_cp"]
