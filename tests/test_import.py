@@ -1,0 +1,576 @@
+"""Tests for generator.definitions.importer: book-format stat blocks to YAML definitions.
+
+The seed texts and the golden examples live in the shared reference folder, which is read at
+run time and never copied here. The small fixtures below are invented for these tests.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from ruamel.yaml import YAML
+
+from generator.definitions.importer import Definition, dump_definitions, parse_stat_blocks
+
+COMPLETE_SYSTEM = "scratch-complete-system.txt"
+RESILIENCE = "resilience.txt"
+BASIC_RULES_WIKI = "scratch-basic-rules-2011-06-22.txt"
+
+
+# --------------------------------------------------------------------------------------------
+# Shared reference folder
+
+
+def _shared_dir() -> Path:
+    configured = os.environ.get("SCRATCHPRESS_SHARED")
+    folder = Path(configured) if configured else Path(__file__).resolve().parents[2] / "shared"
+    if not (folder / "seeds").is_dir() or not (folder / "golden" / "examples.json").is_file():
+        pytest.skip(
+            f"shared reference folder not found at {folder} (needs seeds/ and "
+            "golden/examples.json); set SCRATCHPRESS_SHARED to its location"
+        )
+    return folder
+
+
+@pytest.fixture(scope="module")
+def shared() -> Path:
+    return _shared_dir()
+
+
+def _seed(shared: Path, name: str) -> str:
+    return (shared / "seeds" / name).read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def golden(shared: Path) -> list[dict[str, Any]]:
+    data = json.loads((shared / "golden" / "examples.json").read_text(encoding="utf-8"))
+    examples: list[dict[str, Any]] = data["examples"]
+    return examples
+
+
+@pytest.fixture(scope="module")
+def complete_system(shared: Path) -> dict[str, list[Definition]]:
+    return parse_stat_blocks(_seed(shared, COMPLETE_SYSTEM))
+
+
+def _from_complete_system(example: dict[str, Any]) -> bool:
+    return str(example["source"]).startswith("002_")
+
+
+def _line_number(example: dict[str, Any]) -> int:
+    match = re.search(r"line (\d+)", example["occurrences"][0])
+    assert match is not None, example["id"]
+    return int(match.group(1))
+
+
+def _expected_abilities(example: dict[str, Any]) -> dict[str, Any]:
+    """Golden abilities and notes in the importer's shape: bare level, or level and note."""
+    notes: dict[str, str] = example["notes"]
+    return {
+        ability: {"level": level, "note": notes[ability]} if notes.get(ability) else level
+        for ability, level in example["abilities"].items()
+    }
+
+
+def _unique_names(examples: list[dict[str, Any]]) -> dict[str, str]:
+    """Golden id -> unique name, numbering repeats in text order ("Chokestar 2")."""
+    seen: Counter[str] = Counter()
+    unique: dict[str, str] = {}
+    for example in sorted(examples, key=_line_number):
+        seen[example["name"]] += 1
+        number = seen[example["name"]]
+        unique[example["id"]] = example["name"] if number == 1 else f"{example['name']} {number}"
+    return unique
+
+
+def _latest_before(examples: list[dict[str, Any]], name: str, line: int) -> dict[str, Any]:
+    earlier = [e for e in examples if e["name"] == name and _line_number(e) < line]
+    return max(earlier, key=_line_number)
+
+
+# --------------------------------------------------------------------------------------------
+# The complete-system seed against the golden examples
+
+
+def test_complete_system_finds_every_block(
+    complete_system: dict[str, list[Definition]], golden: list[dict[str, Any]]
+) -> None:
+    kinds = Counter(e["kind"] for e in golden if _from_complete_system(e))
+    minions = [m for c in complete_system["characters"] for m in c.get("minions", [])]
+
+    assert list(complete_system) == ["characters", "vehicles"]
+    assert len(complete_system["characters"]) == kinds["character"] == 22
+    assert len(complete_system["vehicles"]) == kinds["vehicle"] == 2
+    assert len(minions) == kinds["minion"] == 1
+
+
+def test_complete_system_characters_match_golden(
+    complete_system: dict[str, list[Definition]], golden: list[dict[str, Any]]
+) -> None:
+    from_seed = [e for e in golden if _from_complete_system(e)]
+    unique = _unique_names(from_seed)
+    expected = sorted((e for e in from_seed if e["kind"] == "character"), key=_line_number)
+
+    assert [c["name"] for c in complete_system["characters"]] == [unique[e["id"]] for e in expected]
+    for character, example in zip(complete_system["characters"], expected, strict=True):
+        assert character.get("description", "") == example["description"]
+        # Compare as item lists so the order of the text is checked too.
+        assert list(character["abilities"].items()) == list(_expected_abilities(example).items())
+        assert list(character["printed"].items()) == list(example["printed"].items())
+
+
+def test_both_header_styles_are_read(complete_system: dict[str, list[Definition]]) -> None:
+    styles = {tuple(c["printed"]) for c in complete_system["characters"]}
+    assert styles == {("agility", "intelligence", "strength", "stamina"), ("defense", "stamina")}
+    chokestars = [c for c in complete_system["characters"] if c["name"].startswith("Chokestar")]
+    assert [c["printed"] for c in chokestars] == [
+        {"agility": 13, "intelligence": 10, "strength": 12, "stamina": 1},
+        {"defense": 13, "stamina": 1},
+    ]
+
+
+def test_thugs_are_minions_of_the_boss(
+    complete_system: dict[str, list[Definition]], golden: list[dict[str, Any]]
+) -> None:
+    thugs = next(e for e in golden if e["id"] == "thugs")
+    boss = next(c for c in complete_system["characters"] if c["name"] == thugs["minion_of"])
+    assert "Thugs" not in [c["name"] for c in complete_system["characters"]]
+    assert boss["minions"] == [
+        {
+            "name": "Thugs",
+            "count": thugs["count"],
+            "abilities": _expected_abilities(thugs),
+            "description": thugs["description"],
+            "printed": thugs["printed"],
+        }
+    ]
+    assert list(boss) == ["name", "description", "abilities", "printed", "minions"]
+    assert list(boss["minions"][0]) == ["name", "count", "abilities", "description", "printed"]
+
+
+def test_complete_system_vehicles_match_golden(
+    complete_system: dict[str, list[Definition]], golden: list[dict[str, Any]]
+) -> None:
+    from_seed = [e for e in golden if _from_complete_system(e)]
+    unique = _unique_names(from_seed)
+    expected = sorted((e for e in from_seed if e["kind"] == "vehicle"), key=_line_number)
+
+    for vehicle, example in zip(complete_system["vehicles"], expected, strict=True):
+        crew = {
+            role: unique[_latest_before(from_seed, member["name"], _line_number(example))["id"]]
+            for role, member in example["crew"].items()
+        }
+        assert vehicle == {
+            "name": unique[example["id"]],
+            "description": example["description"],
+            "movement": "spaceflight",
+            "abilities": _expected_abilities(example),
+            "crew": crew,
+            "printed": {
+                **example["printed"],
+                "crewed_abilities": example["printed_crewed_abilities"],
+            },
+        }
+        assert list(vehicle) == [
+            "name",
+            "description",
+            "movement",
+            "abilities",
+            "crew",
+            "printed",
+        ]
+        assert list(vehicle["abilities"]) == list(example["abilities"])
+
+
+def test_vehicle_crew_points_at_the_suffixed_blocks(
+    complete_system: dict[str, list[Definition]],
+) -> None:
+    crews = {v["name"]: v["crew"] for v in complete_system["vehicles"]}
+    assert crews == {
+        "Sadisto": {"operator": "Chokestar 2", "gunner": "Flipfire 2"},
+        "Final Horizon": {"operator": "Breakhelm X-19 2", "gunner": "Breakhelm X-19 2"},
+    }
+    names = {c["name"] for c in complete_system["characters"]}
+    assert all(member in names for crew in crews.values() for member in crew.values())
+
+
+def test_wiki_basic_rules_hold_the_same_current_blocks(
+    shared: Path, complete_system: dict[str, list[Definition]]
+) -> None:
+    wiki = parse_stat_blocks(_seed(shared, BASIC_RULES_WIKI))
+    current = [c for c in complete_system["characters"] if "agility" in c["printed"]]
+    assert wiki == {"characters": current}
+
+
+# --------------------------------------------------------------------------------------------
+# Resilience communities
+
+
+def test_resilience_communities_match_golden(shared: Path, golden: list[dict[str, Any]]) -> None:
+    parsed = parse_stat_blocks(_seed(shared, RESILIENCE))
+    expected = [e for e in golden if e["kind"] == "community"]
+
+    assert list(parsed) == ["communities"]
+    assert [c["name"] for c in parsed["communities"]] == [
+        "New Manchester",
+        "Happy Bunny Commune",
+    ]
+    for community, example in zip(parsed["communities"], expected, strict=True):
+        assert community == {"name": example["name"], **_expected_abilities(example)}
+    assert parsed["communities"][0]["economy"] == {"level": 15, "note": "factories"}
+
+
+# --------------------------------------------------------------------------------------------
+# Invented fixtures
+
+WIKI_LIST = """\
+A few townsfolk for the harbour chapter.
+
+*'''Marigold Venn''' (12 agility, 11 intelligence, 10 strength, 2 stamina): hedge alchemist
+**2 craftsmanship: brews smoke pellets
+**1 healing
+**4 toughness: leather apron
+:Old Pell (11 defense, 1 stamina): retired lighthouse keeper
+:    3 swimming: still braves the winter surf
+:    3 toughness
+That is everyone on the quay.
+2 shooting: a stray line after the prose belongs to no block
+"""
+
+
+def test_wiki_list_items_and_indented_lines() -> None:
+    parsed = parse_stat_blocks(WIKI_LIST)
+    assert parsed == {
+        "characters": [
+            {
+                "name": "Marigold Venn",
+                "description": "hedge alchemist",
+                "abilities": {
+                    "craftsmanship": {"level": 2, "note": "brews smoke pellets"},
+                    "healing": 1,
+                    "toughness": {"level": 4, "note": "leather apron"},
+                },
+                "printed": {"agility": 12, "intelligence": 11, "strength": 10, "stamina": 2},
+            },
+            {
+                "name": "Old Pell",
+                "description": "retired lighthouse keeper",
+                "abilities": {
+                    "swimming": {"level": 3, "note": "still braves the winter surf"},
+                    "toughness": 3,
+                },
+                "printed": {"defense": 11, "stamina": 1},
+            },
+        ]
+    }
+
+
+BARE_LINES = """\
+Tumbleweed (10 agility, 10 intelligence, 13 strength, 2 stamina)
+3 wrestling
+4 toughness
+"""
+
+
+def test_bare_ability_lines_and_header_without_description() -> None:
+    (character,) = parse_stat_blocks(BARE_LINES)["characters"]
+    assert character == {
+        "name": "Tumbleweed",
+        "abilities": {"wrestling": 3, "toughness": 4},
+        "printed": {"agility": 10, "intelligence": 10, "strength": 13, "stamina": 2},
+    }
+
+
+CREWED_BARGE = """\
+Quill (10 agility, 10 intelligence, 10 strength, 1 stamina): courier on foot
+
+2 quickness: knows every alley
+
+2 toughness
+
+Quill (12 defense, 1 stamina): the courier, years later, on the river
+
+2 navigation: reads the current
+
+3 toughness
+
+Dart (11 defense, 1 stamina): lookout
+
+3 shooting: long rifle
+
+2 toughness
+
+Mudlark (14 defense, 5 stamina): flat river barge
+
+1 stalking (3 with Quill as navigator)
+
+2 swimming (4 with Quill as navigator): shallow keel
+
+1 guns (4 with Dart as gunner): deck swivel gun
+
+10 toughness
+
+Quill (11 defense, 1 stamina): an unrelated Quill met downstream
+
+1 detection
+
+1 toughness
+"""
+
+
+def test_repeated_names_and_crew_annotations() -> None:
+    parsed = parse_stat_blocks(CREWED_BARGE)
+    assert [c["name"] for c in parsed["characters"]] == ["Quill", "Quill 2", "Dart", "Quill 3"]
+    (barge,) = parsed["vehicles"]
+    assert barge == {
+        "name": "Mudlark",
+        "description": "flat river barge",
+        "movement": "swimming",
+        "abilities": {
+            "stalking": 1,
+            "swimming": {"level": 2, "note": "shallow keel"},
+            "guns": {"level": 1, "note": "deck swivel gun"},
+            "toughness": 10,
+        },
+        # The navigator is the Quill read last before the barge, not the first or the third.
+        "crew": {"operator": "Quill 2", "gunner": "Dart"},
+        "printed": {
+            "defense": 14,
+            "stamina": 5,
+            "crewed_abilities": {"stalking": 3, "swimming": 4, "guns": 4},
+        },
+    }
+
+
+SKIFFS = """\
+Sandpiper (13 defense, 3 stamina): desert sand yacht
+1 guns (3 with Bell as gunner): harpoon
+2 quickness
+3 land sailing: tall striped sail
+6 toughness
+
+Moth (12 defense, 2 stamina): a tiny solar kite
+2 solar sailing: gossamer vanes
+4 toughness
+"""
+
+
+def test_vehicle_movement_without_pilot_and_snake_case_names() -> None:
+    sandpiper, moth = parse_stat_blocks(SKIFFS)["vehicles"]
+    # No pilot annotation: the first movement ability listed is the one the vehicle uses.
+    assert sandpiper["movement"] == "quickness"
+    assert list(sandpiper["abilities"]) == ["guns", "quickness", "land_sailing", "toughness"]
+    # A crew member with no block of that name keeps the name as written.
+    assert sandpiper["crew"] == {"gunner": "Bell"}
+    # No crew annotation at all: the vehicle-only ability alone marks it as a vehicle.
+    assert moth["movement"] == "solar_sailing"
+    assert "crew" not in moth
+    assert moth["printed"] == {"defense": 12, "stamina": 2}
+
+
+MINION_GROUPS = """\
+Captain Ashgrove (10 agility, 14 intelligence, 10 strength, 1 stamina): harbour master
+4 command: never goes ashore without three dockhands
+2 toughness
+Dockhands (10 agility, 10 intelligence, 10 strength, 0 stamina): burly and loyal
+1 toughness: thick wool coats
+
+Widow Crane (12 defense, 1 stamina): herbalist
+2 command: travels with her apprentice
+2 healing
+Apprentice (11 defense, 0 stamina)
+1 toughness
+
+The ferry leaves at dawn.
+
+Dockhands (10 agility, 10 intelligence, 10 strength, 0 stamina): a separate crew after the prose
+1 toughness
+"""
+
+
+def test_minion_counts_from_the_leaders_note() -> None:
+    ashgrove, crane, loose_crew = parse_stat_blocks(MINION_GROUPS)["characters"]
+    assert ashgrove["minions"] == [
+        {
+            "name": "Dockhands",
+            "count": 3,
+            "abilities": {"toughness": {"level": 1, "note": "thick wool coats"}},
+            "description": "burly and loyal",
+            "printed": {"agility": 10, "intelligence": 10, "strength": 10, "stamina": 0},
+        }
+    ]
+    # A mention with no number word means a single minion.
+    assert crane["minions"] == [
+        {
+            "name": "Apprentice",
+            "count": 1,
+            "abilities": {"toughness": 1},
+            "printed": {"defense": 11, "stamina": 0},
+        }
+    ]
+    # Prose between the leader and a block breaks the link: this one stands alone.
+    assert loose_crew["name"] == "Dockhands 2"
+    assert "minions" not in loose_crew
+
+
+NO_ABILITIES = """\
+Hollow Name (12 defense, 1 stamina): an entry nobody finished
+
+Make a command roll (difficulty 25): this is prose, not a header.
+
+Hollow Name (10 agility, 10 intelligence, 10 strength, 1 stamina): the finished entry
+2 toughness
+"""
+
+
+def test_header_without_abilities_is_skipped() -> None:
+    # Documented choice: a header with no ability lines is dropped and claims no name.
+    assert parse_stat_blocks(NO_ABILITIES) == {
+        "characters": [
+            {
+                "name": "Hollow Name",
+                "description": "the finished entry",
+                "abilities": {"toughness": 2},
+                "printed": {"agility": 10, "intelligence": 10, "strength": 10, "stamina": 1},
+            }
+        ]
+    }
+
+
+COMMUNITY_TERMS = """\
+===Our Towns===
+
+;Saltmarsh Landing
+:6 economy: oyster beds
+:12 environment
+:12 equity: everyone takes a turn at the oars
+
+:5 economy: a list with no name above it is not a community
+"""
+
+
+def test_definition_list_community_with_term_marker() -> None:
+    assert parse_stat_blocks(COMMUNITY_TERMS) == {
+        "communities": [
+            {
+                "name": "Saltmarsh Landing",
+                "economy": {"level": 6, "note": "oyster beds"},
+                "environment": 12,
+                "equity": {"level": 12, "note": "everyone takes a turn at the oars"},
+            }
+        ]
+    }
+
+
+def test_text_without_stat_blocks_gives_nothing() -> None:
+    assert parse_stat_blocks("") == {}
+    assert parse_stat_blocks("Just a paragraph.\n\n3 toughness\n") == {}
+
+
+# --------------------------------------------------------------------------------------------
+# Writing YAML
+
+
+def _load(text: str) -> Any:
+    return YAML(typ="safe").load(io.StringIO(text))
+
+
+def test_dump_round_trips_the_seeds(shared: Path) -> None:
+    for seed in (COMPLETE_SYSTEM, RESILIENCE):
+        data = parse_stat_blocks(_seed(shared, seed))
+        assert _load(dump_definitions(data)) == data
+
+
+@pytest.mark.parametrize(
+    "fixture", [WIKI_LIST, CREWED_BARGE, SKIFFS, MINION_GROUPS, COMMUNITY_TERMS]
+)
+def test_dump_round_trips_fixtures(fixture: str) -> None:
+    data = parse_stat_blocks(fixture)
+    assert _load(dump_definitions(data)) == data
+
+
+def test_dump_is_commented_block_style_in_schema_order() -> None:
+    data = parse_stat_blocks(COMMUNITY_TERMS + "\n" + CREWED_BARGE)
+    shuffled = {key: data[key] for key in ("communities", "vehicles", "characters")}
+    text = dump_definitions(shuffled)
+
+    assert text.startswith("# Imported")
+    assert "{" not in text and "[" not in text  # block style throughout
+    sections = [line for line in text.splitlines() if re.match(r"^[a-z]+:", line)]
+    assert sections == ["characters:", "vehicles:", "communities:"]
+    first = text.splitlines()[text.splitlines().index("characters:") + 1 :][:3]
+    assert first == ["  - name: Quill", "    description: courier on foot", "    abilities:"]
+
+
+# Text as a note or name may hold it: one line, as the parser produces (no line breaks).
+_ONE_LINE = st.text(
+    st.characters(
+        codec="utf-8",  # no lone surrogates: they are not text a file can hold
+        exclude_characters="\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029",
+    ),
+    max_size=40,
+)
+
+
+@given(
+    name=_ONE_LINE.filter(str.strip),
+    note=_ONE_LINE,
+    level=st.integers(min_value=0, max_value=30),
+)
+def test_dump_round_trips_awkward_strings(name: str, note: str, level: int) -> None:
+    value: Any = {"level": level, "note": note} if note else level
+    data: dict[str, list[Definition]] = {
+        "characters": [
+            {"name": name, "abilities": {"toughness": value}, "printed": {"defense": 10}}
+        ],
+        "communities": [{"name": name, "economy": value}],
+    }
+    assert _load(dump_definitions(data)) == data
+
+
+_ABILITIES = ["shooting", "fighting", "stealth", "healing", "command", "quickness", "toughness"]
+_BLOCK_NAME = st.from_regex(r"[A-Z][a-z]{1,8}( [A-Z][a-z.-]{0,8}){0,2}", fullmatch=True)
+_NOTE = st.from_regex(r"[a-z][a-z ,.'()0-9-]{0,30}[a-z.]", fullmatch=True) | st.just("")
+
+
+@given(
+    name=_BLOCK_NAME,
+    description=st.from_regex(r"[a-z][a-z ,;'-]{0,30}", fullmatch=True),
+    old_style=st.booleans(),
+    lines=st.lists(
+        st.tuples(st.sampled_from(_ABILITIES), st.integers(1, 10), _NOTE),
+        min_size=1,
+        max_size=5,
+        unique_by=lambda line: line[0],
+    ),
+)
+def test_written_blocks_parse_back(
+    name: str, description: str, old_style: bool, lines: list[tuple[str, int, str]]
+) -> None:
+    stats = (
+        "12 defense, 1 stamina"
+        if old_style
+        else "11 agility, 10 intelligence, 12 strength, 1 stamina"
+    )
+    body = [
+        f"{level} {ability}: {note}" if note else f"{level} {ability}"
+        for ability, level, note in lines
+    ]
+    text = "\n\n".join([f"{name} ({stats}): {description}", *body])
+
+    (character,) = parse_stat_blocks(text)["characters"]
+    assert character["name"] == name
+    assert character.get("description", "") == description.strip()
+    assert character["abilities"] == {
+        ability: {"level": level, "note": note.strip()} if note.strip() else level
+        for ability, level, note in lines
+    }
