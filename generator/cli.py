@@ -140,6 +140,116 @@ def import_(
         typer.echo(f"wrote {output} ({counts})", err=True)
 
 
+@app.command()
+def build(
+    campaign: Annotated[
+        Path | None,
+        typer.Argument(
+            help="Campaign folder (default: the bundled example campaign).", show_default=False
+        ),
+    ] = None,
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Output folder.", show_default="output/")
+    ] = None,
+    paper: Annotated[
+        str | None, typer.Option("--paper", help="letter or a4 (default: the campaign's).")
+    ] = None,
+    only: Annotated[
+        str | None,
+        typer.Option("--only", help="Comma-separated kinds: sheets,vehicles,initiative,carry."),
+    ] = None,
+    units: Annotated[str | None, typer.Option("--units", help="metric, imperial or both.")] = None,
+    ink_saver: Annotated[
+        bool, typer.Option("--ink-saver", help="No filled backgrounds, greys instead of colour.")
+    ] = False,
+    cards: Annotated[
+        str, typer.Option("--cards", help="Initiative card size: poker or index.")
+    ] = "poker",
+    tent: Annotated[
+        bool, typer.Option("--tent", help="Fold-over initiative cards (no duplex needed).")
+    ] = False,
+    carry_range: Annotated[
+        str, typer.Option("--carry-range", help="Strength range of the carry table, e.g. 1-40.")
+    ] = "10-20",
+    rules: RulesOpt = None,
+) -> None:
+    """Render every printable of a campaign to PDF."""
+    from .build import build as run_build
+    from .documents.base import BuildOptions
+    from .documents.registry import KINDS
+    from .resources import examples_dir
+
+    folder = campaign if campaign is not None else examples_dir()
+    out_dir = output if output is not None else Path("output")
+    problems: list[Problem] = []
+    kinds = None
+    if only is not None:
+        kinds = [k.strip() for k in only.split(",") if k.strip()]
+        for kind in kinds:
+            if kind not in KINDS:
+                problems.append(
+                    Problem(f"--only: unknown kind {kind!r}; choose from {', '.join(KINDS)}")
+                )
+    if not folder.is_dir():
+        problems.append(Problem("not a campaign folder", str(folder)))
+    try:
+        low, high = (int(x) for x in carry_range.split("-", 1))
+        if not 1 <= low <= high <= 40:
+            raise ValueError
+    except ValueError:
+        problems.append(Problem(f"--carry-range: {carry_range!r} must be like 10-20, within 1-40"))
+        low, high = 10, 20
+    for name, value, allowed in (
+        ("--paper", paper, ("letter", "a4")),
+        ("--units", units, ("metric", "imperial", "both")),
+        ("--cards", cards, ("poker", "index")),
+    ):
+        if value is not None and value not in allowed:
+            problems.append(Problem(f"{name}: {value!r} is not one of {', '.join(allowed)}"))
+    if problems:
+        fail(problems)
+    loaded, computed = load([folder], rules)
+    blocking = [p for p in computed.errors if "printed" not in (p.field or "").split(".")]
+    if blocking:
+        fail(blocking)
+    for problem in computed.warnings:
+        typer.echo(str(problem), err=True)
+    options = BuildOptions(
+        paper=paper or loaded.settings.paper,  # type: ignore[arg-type]
+        units=units or loaded.settings.units,  # type: ignore[arg-type]
+        ink_saver=ink_saver,
+        card_size=cards,  # type: ignore[arg-type]
+        tent=tent,
+        carry_low=low,
+        carry_high=high,
+    )
+    from .render.images import ImageProblem
+
+    try:
+        report = run_build(
+            computed,
+            loaded,
+            options,
+            out_dir,
+            kinds,
+            progress=lambda w: typer.echo(
+                f"wrote {w.path} ({w.pages} page{'s' if w.pages != 1 else ''})"
+            ),
+        )
+    except ImageProblem as err:
+        fail([Problem(str(err))])
+    for warning in report.warnings:
+        typer.echo(f"warning: {warning}", err=True)
+    for problem in report.problems:
+        typer.echo(str(problem), err=True)
+    typer.echo(
+        f"{len(report.written)} documents, {report.pages} pages, "
+        f"{report.sheets} sheets of paper ({options.paper}) in {out_dir}/"
+    )
+    if report.problems:
+        raise typer.Exit(1)
+
+
 def main() -> None:
     # Broken pipes (`scratchpress stats | head`) are not errors worth a traceback.
     try:

@@ -201,7 +201,7 @@ def _minion(minion: MinionDef, index: int, leader: Located, rules: Ruleset, out:
     stats = compute_character(
         minion.name, ability_lines(minion.abilities), rules, check_budget=False
     )
-    warnings = ()
+    warnings: tuple[str, ...] = ()
     if not any(a.name == "toughness" for a in stats.abilities):
         warnings = ("has no toughness, so it cannot act in encounters",)
         out.problems.append(

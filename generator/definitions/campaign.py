@@ -88,7 +88,7 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
-def _friendly(error: dict[str, Any]) -> str:
+def _friendly(error: Any) -> str:
     """Pydantic's message, reworded where a GM would not know what it means."""
     kind, got = error["type"], error.get("input")
     shown = repr(got) if not isinstance(got, dict | list) else type(got).__name__

@@ -147,9 +147,9 @@ def compute_vehicle(
     gunner: CrewMember | None = None
     if crew.gunner is not None:
         who, levels = crew.gunner
-        skill, best = best_of(levels, GUNNER_ABILITIES)
-        gunner = CrewMember("gunner", who, skill or "shooting", best, "gunner")
-        if skill is None:
+        gunner_skill, best = best_of(levels, GUNNER_ABILITIES)
+        gunner = CrewMember("gunner", who, gunner_skill or "shooting", best, "gunner")
+        if gunner_skill is None:
             warnings.append(f"gunner {who} has neither shooting nor blasting, so adds nothing")
 
     lines: list[VehicleAbility] = []

@@ -1,0 +1,51 @@
+"""What every printable module produces: documents to render, and the options they obey."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Paper = Literal["letter", "a4"]
+Units = Literal["metric", "imperial", "both"]
+
+# Page sizes in millimetres (portrait), used by layouts that must compute n-up grids.
+PAPER_MM: dict[str, tuple[float, float]] = {"letter": (215.9, 279.4), "a4": (210.0, 297.0)}
+PAPER_CSS: dict[str, str] = {"letter": "letter", "a4": "A4"}
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    paper: Paper = "letter"
+    units: Units = "both"
+    ink_saver: bool = False
+    card_size: Literal["poker", "index"] = "poker"
+    tent: bool = False
+    carry_low: int = 10
+    carry_high: int = 20
+
+
+@dataclass(frozen=True)
+class Document:
+    """One PDF to write: a template, the view model it presents and its file name."""
+
+    kind: str  # the --only name: sheets, vehicles, initiative, carry ...
+    title: str  # what the summary calls it: "Chokestar", "Initiative cards"
+    stem: str  # safe file stem without ".pdf", from render.names
+    template: str  # path under templates/, e.g. "sheet/sheet.html"
+    context: dict[str, Any] = field(default_factory=dict)
+    duplex: bool = False  # pages meant for both sides of a sheet (front + back)
+
+    @property
+    def filename(self) -> str:
+        return f"{self.stem}.pdf"
+
+
+def page_context(options: BuildOptions) -> dict[str, Any]:
+    """What the shared page CSS needs: paper, ink saver, units."""
+    return {
+        "paper": options.paper,
+        "paper_css": PAPER_CSS[options.paper],
+        "paper_mm": PAPER_MM[options.paper],
+        "ink_saver": options.ink_saver,
+        "units": options.units,
+    }

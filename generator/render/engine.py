@@ -1,0 +1,87 @@
+"""HTML to PDF with WeasyPrint, confined to our folders and our fonts, warnings collected."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .fonts import confine_fonts
+
+confine_fonts()  # before weasyprint loads fontconfig; see render/fonts.py
+
+import weasyprint  # noqa: E402
+from weasyprint.text.fonts import FontConfiguration  # noqa: E402
+
+from .fetcher import ConfinedFetcher  # noqa: E402
+
+
+@dataclass
+class Rendered:
+    pdf: bytes
+    pages: int
+    page_sizes: list[tuple[float, float]]
+    warnings: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    document: Any = None  # weasyprint Document, for layout checks
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+@contextmanager
+def collect_warnings() -> Iterator[list[str]]:
+    """WeasyPrint reports problems (a bad CSS rule, a missing image) through logging; we
+    catch them per document so the build can show the user which file they belong to."""
+    logger = logging.getLogger("weasyprint")
+    handler = _Collect()
+    logger.addHandler(handler)
+    previous = logger.propagate
+    logger.propagate = False
+    try:
+        yield handler.messages
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = previous
+
+
+_FONT_CONFIG: FontConfiguration | None = None
+
+
+def font_config() -> FontConfiguration:
+    global _FONT_CONFIG
+    if _FONT_CONFIG is None:
+        _FONT_CONFIG = FontConfiguration()
+    return _FONT_CONFIG
+
+
+PT_PER_PX = 0.75
+
+
+def render_pdf(
+    html: str, base_dir: Path, roots: list[Path], keep_document: bool = False
+) -> Rendered:
+    fetcher = ConfinedFetcher([base_dir, *roots])
+    with collect_warnings() as messages:
+        document = weasyprint.HTML(
+            string=html, base_url=base_dir.as_uri() + "/", url_fetcher=fetcher
+        ).render(font_config=font_config())
+        pdf = document.write_pdf()
+    sizes = [(p.width * PT_PER_PX, p.height * PT_PER_PX) for p in document.pages]
+    return Rendered(
+        pdf=pdf,
+        pages=len(document.pages),
+        page_sizes=sizes,
+        warnings=list(messages),
+        refused=list(fetcher.refused),
+        document=document if keep_document else None,
+    )

@@ -1,0 +1,76 @@
+"""Portraits through Pillow: checked, cropped to the frame, downscaled, embedded.
+
+Only PNG, JPEG and WebP are read, whatever the file is called; Pillow's decompression-bomb
+guard is an error, not a warning; a truncated file is an error. The result is embedded as a
+data: URL so the renderer never opens the user's file itself.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import warnings
+from pathlib import Path
+
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from .fetcher import RefusedResource, check_local_file
+
+ALLOWED_FORMATS = {"PNG", "JPEG", "WEBP"}
+MAX_PIXELS = 40_000_000  # a 40-megapixel photo is plenty; beyond that, refuse
+MAX_DPI = 300
+MM_PER_INCH = 25.4
+
+
+class ImageProblem(ValueError):
+    """A portrait that cannot be used; the message is ready for the user."""
+
+
+def portrait_data_url(
+    path: Path, roots: list[Path], frame_mm: tuple[float, float], grey: bool = False
+) -> str:
+    try:
+        real = check_local_file(path, roots)
+    except RefusedResource as err:
+        raise ImageProblem(str(err)) from None
+    Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(real) as image:
+                if image.format not in ALLOWED_FORMATS:
+                    raise ImageProblem(
+                        f"{path.name} is {image.format or 'an unknown format'};"
+                        " portraits must be PNG, JPEG or WebP"
+                    )
+                if image.width * image.height > MAX_PIXELS:
+                    raise ImageProblem(
+                        f"{path.name} is {image.width} x {image.height} pixels, more than"
+                        f" {MAX_PIXELS // 1_000_000} megapixels"
+                    )
+                image.load()
+                picture = ImageOps.exif_transpose(image)
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise ImageProblem(
+            f"{path.name} declares too many pixels (a decompression bomb?)"
+        ) from None
+    except UnidentifiedImageError:
+        raise ImageProblem(f"{path.name} is not an image Pillow can read") from None
+    except OSError as err:
+        raise ImageProblem(f"{path.name} is damaged or truncated ({err})") from None
+
+    width_px = round(frame_mm[0] / MM_PER_INCH * MAX_DPI)
+    height_px = round(frame_mm[1] / MM_PER_INCH * MAX_DPI)
+    picture = picture.convert("L" if grey else "RGB")
+    # Crop to the frame's aspect, then only ever shrink: upscaling adds no detail.
+    aspect = frame_mm[0] / frame_mm[1]
+    if picture.width / picture.height > aspect:
+        crop_w, crop_h = round(picture.height * aspect), picture.height
+    else:
+        crop_w, crop_h = picture.width, round(picture.width / aspect)
+    picture = ImageOps.fit(picture, (crop_w, crop_h), Image.Resampling.LANCZOS)
+    if crop_w > width_px:
+        picture = picture.resize((width_px, height_px), Image.Resampling.LANCZOS)
+    buffer = io.BytesIO()
+    picture.save(buffer, format="JPEG", quality=88, optimize=True)
+    return "data:image/jpeg;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
