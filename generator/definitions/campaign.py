@@ -74,6 +74,9 @@ class Campaign:
     characters: list[Located] = field(default_factory=list)
     vehicles: list[Located] = field(default_factory=list)
     communities: list[Located] = field(default_factory=list)
+    events: list[Located] = field(default_factory=list)
+    careers: list[Located] = field(default_factory=list)
+    project_ideas: list[Located] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
 
     def character(self, name: str) -> Located | None:
@@ -198,7 +201,7 @@ def _ability_problems(
     return problems
 
 
-def _entry_problems(kind: str, definition: Model, source: Source) -> list[Problem]:
+def _entry_problems(kind: str, definition: BaseModel, source: Source) -> list[Problem]:
     """Checks the models cannot express: ability names and vehicle movement."""
     name = str(getattr(definition, "name", ""))
     problems: list[Problem] = []
@@ -257,6 +260,15 @@ def _duplicate_older_names(
                 )
             )
     return problems
+
+
+def _entry_name(raw: Any, key: str, index: int) -> str:
+    """What messages call an entry: its name (or an event's title), else its position."""
+    if isinstance(raw, dict):
+        for field_name in ("name", "title", "id"):
+            if raw.get(field_name) is not None:
+                return str(raw[field_name])
+    return f"{KIND_OF_LIST[key]} #{index + 1}"
 
 
 def load_file(path: Path, campaign: Campaign, problems: list[Problem]) -> None:
@@ -318,11 +330,7 @@ def load_file(path: Path, campaign: Campaign, problems: list[Problem]) -> None:
         model = ENTRY_MODELS[key]
         for index, raw in enumerate(items):
             source = Source(shown, (key, index), positions)
-            entry_name = (
-                str(raw.get("name"))
-                if isinstance(raw, dict) and raw.get("name") is not None
-                else f"{KIND_OF_LIST[key]} #{index + 1}"
-            )
+            entry_name = _entry_name(raw, key, index)
             try:
                 definition = model.model_validate(raw)
             except ValidationError as err:

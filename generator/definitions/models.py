@@ -11,6 +11,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from .resilience_models import Career, Event, ProjectIdea
+
 Level = Annotated[int, Field(strict=True, ge=1)]
 DefenseLevel = Annotated[int, Field(strict=True, ge=0)]
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
@@ -73,12 +75,40 @@ class VehicleDef(Model):
     printed: dict[str, Annotated[int, Field(strict=True)] | dict[str, int]] = {}
 
 
+DefenseChange = dict[Literal["economy", "environment", "equity"], Level]
+
+
+class ProjectLog(Model):
+    """A project already carried out (or planned), for the community's worksheet."""
+
+    year: Annotated[int, Field(strict=True, ge=1)] = 1
+    player: Text = ""
+    name: Text = ""
+    develop: DefenseChange
+    sacrifice: DefenseChange = {}
+    roll: Annotated[int, Field(strict=True, ge=1, le=20)] | None = None  # the d20, if rolled
+
+
+class HistoryYear(Model):
+    """One line of the year-by-year history table."""
+
+    year: Annotated[int, Field(strict=True, ge=1)]
+    event: Text = ""
+    economy: DefenseLevel | None = None
+    environment: DefenseLevel | None = None
+    equity: DefenseLevel | None = None
+    note: Text = ""
+
+
 class CommunityDef(Model):
     name: Name
     description: Text = ""
+    players: Annotated[int, Field(strict=True, ge=1, le=7)] | None = None
     economy: DefenseLevel | DefenseEntry
     environment: DefenseLevel | DefenseEntry
     equity: DefenseLevel | DefenseEntry
+    projects: list[ProjectLog] = []
+    history: list[HistoryYear] = []
     printed: PrintedValues = {}
 
 
@@ -90,15 +120,31 @@ class Settings(Model):
     max_level: Annotated[int, Field(strict=True, ge=1, le=100)] = 4
     paper: Literal["letter", "a4"] = "letter"
     units: Literal["metric", "imperial", "both"] = "both"
+    # How far this printer shifts the back of a sheet, measured with `scratchpress
+    # calibrate`; every back page is moved by the opposite amount.
+    duplex_offset_mm: tuple[
+        Annotated[float, Field(ge=-20, le=20)], Annotated[float, Field(ge=-20, le=20)]
+    ] = (0.0, 0.0)
 
 
-ENTRY_MODELS: dict[str, type[Model]] = {
+ENTRY_MODELS: dict[str, type[BaseModel]] = {
     "characters": CharacterDef,
     "vehicles": VehicleDef,
     "communities": CommunityDef,
+    # Resilience content users add to the built-in lists, same schema as ours.
+    "events": Event,
+    "careers": Career,
+    "project_ideas": ProjectIdea,
 }
 
-KIND_OF_LIST = {"characters": "character", "vehicles": "vehicle", "communities": "community"}
+KIND_OF_LIST = {
+    "characters": "character",
+    "vehicles": "vehicle",
+    "communities": "community",
+    "events": "event",
+    "careers": "career",
+    "project_ideas": "project idea",
+}
 
 
 def level_and_note(value: int | AbilityEntry | DefenseEntry) -> tuple[int, str]:

@@ -1,0 +1,392 @@
+"""Pydantic models for Resilience content: events, careers and project ideas.
+
+These are the shapes of the three top-level lists a campaign may write in its YAML
+(``events:``, ``careers:`` and ``project_ideas:``) and of the built-in content in
+``generator/content/resilience/``. Structural rules of the game are enforced here
+(a threat belongs to exactly one of the three E's, a decision offers 2 or 3 choices,
+a career never needs more than level 1 of an ability, a project never develops and
+sacrifices the same defense). Word budgets for printing on a poker card are exposed as
+data (:data:`EVENT_WORD_LIMITS`, :func:`event_word_counts`) so documents can warn about
+overflow without rejecting a user's longer text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Annotated, Final, Literal, get_args
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
+
+# --------------------------------------------------------------------------------------
+# Enumerations
+# --------------------------------------------------------------------------------------
+
+Defense = Literal["economy", "environment", "equity"]
+
+Threat = Literal[
+    # economy
+    "emergency",
+    "breakdown",
+    "sabotage",
+    "bankruptcy",
+    # environment
+    "attrition",
+    "biological hazard",
+    "siege",
+    # equity
+    "demoralization",
+    "propaganda",
+    "psy-ops",
+]
+
+Ability = Literal[
+    "fighting",
+    "wrestling",
+    "knockout",
+    "shooting",
+    "blasting",
+    "toughness",
+    "quickness",
+    "acrobatics",
+    "healing",
+    "command",
+    "craftsmanship",
+    "stealth",
+    "detection",
+    "flying",
+    "swimming",
+    "piloting",
+    "driving",
+    "navigation",
+]
+
+CombatRole = Literal["attack", "defense", "support", "strategy"]
+
+ProjectTheme = Literal[
+    "salvage",
+    "low tech",
+    "old tech",
+    "human power",
+    "steam power",
+    "aerial rope transport",
+    "DIY",
+    "industrialization",
+    "cooperation",
+    "agriculture",
+    "water",
+    "energy",
+    "health",
+    "education",
+    "trade",
+    "defense",
+    "culture",
+]
+
+AbilityCategory = Literal["attack", "defense", "support", "other"]
+
+DEFENSES: Final[tuple[Defense, ...]] = get_args(Defense)
+THREATS: Final[tuple[Threat, ...]] = get_args(Threat)
+ABILITIES: Final[tuple[Ability, ...]] = get_args(Ability)
+
+#: Which of the three E's defends against each threat (Resilience, "Create Your Community").
+THREAT_DEFENSE: Final[Mapping[Threat, Defense]] = {
+    "emergency": "economy",
+    "breakdown": "economy",
+    "sabotage": "economy",
+    "bankruptcy": "economy",
+    "attrition": "environment",
+    "biological hazard": "environment",
+    "siege": "environment",
+    "demoralization": "equity",
+    "propaganda": "equity",
+    "psy-ops": "equity",
+}
+
+#: The career categories of Resilience's career notes; abilities outside them are "other".
+ABILITY_CATEGORY: Final[Mapping[Ability, AbilityCategory]] = {
+    "fighting": "attack",
+    "wrestling": "attack",
+    "knockout": "attack",
+    "shooting": "attack",
+    "blasting": "attack",
+    "toughness": "defense",
+    "quickness": "defense",
+    "acrobatics": "defense",
+    "healing": "support",
+    "command": "support",
+    "craftsmanship": "support",
+    "stealth": "other",
+    "detection": "other",
+    "flying": "other",
+    "swimming": "other",
+    "piloting": "other",
+    "driving": "other",
+    "navigation": "other",
+}
+
+#: The only level a career may require of any ability.
+CAREER_REQUIRED_LEVEL: Final = 1
+
+#: Largest development of any project (a large project); see Resilience, "Projects".
+MAX_PROJECT_DEVELOPMENT: Final = 5
+
+#: Word budgets for an event printed on a 63 x 88 mm card at 7.5-8.5 pt.
+EVENT_WORD_LIMITS: Final[Mapping[str, int]] = {
+    "story": 70,
+    "temporary": 25,
+    "success": 20,
+    "failure": 20,
+    "choice": 22,  # one choice plus its consequence
+    "encounter": 30,
+    "total": 170,  # everything printed on the card except the title and the stat line
+}
+EVENT_STORY_MIN_WORDS: Final = 40
+
+_KEBAB = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+
+Id = Annotated[str, StringConstraints(pattern=_KEBAB, max_length=60)]
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=1000)]
+
+
+def word_count(text: str) -> int:
+    """Count words the way a reader would: runs of non-space characters."""
+    return len(re.findall(r"\S+", text))
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# --------------------------------------------------------------------------------------
+# Events
+# --------------------------------------------------------------------------------------
+
+
+class EventChallenge(_Model):
+    """The PCs' roll against the event: d20 + ability level vs. difficulty."""
+
+    ability: Ability
+    difficulty: int = Field(ge=8, le=18)
+    success: Text
+    failure: Text
+
+
+class DecisionChoice(_Model):
+    """One answer the community may give, with its mechanical consequence."""
+
+    choice: Name
+    consequence: Text
+
+
+class EventDecision(_Model):
+    """The question the community faces this year: 2 or 3 choices."""
+
+    prompt: Text
+    choices: list[DecisionChoice]
+
+    @field_validator("choices")
+    @classmethod
+    def _two_or_three(cls, choices: list[DecisionChoice]) -> list[DecisionChoice]:
+        if not 2 <= len(choices) <= 3:
+            raise ValueError(f"a decision needs 2 or 3 choices, not {len(choices)}")
+        labels = [c.choice.casefold() for c in choices]
+        if len(set(labels)) != len(labels):
+            raise ValueError("two choices of one decision have the same label")
+        return choices
+
+
+class Event(_Model):
+    """A year's event: the GM rolls d20 + attack_bonus against one of the three E's."""
+
+    id: Id
+    title: Name
+    threat: Threat
+    attacks: Defense
+    attack_bonus: int = Field(ge=0, le=10)
+    damage: int = Field(ge=1, le=4)
+    story: Text
+    temporary: Text
+    challenge: EventChallenge
+    decision: EventDecision
+    encounter: Text
+
+    @model_validator(mode="after")
+    def _threat_matches_defense(self) -> Event:
+        expected = THREAT_DEFENSE[self.threat]
+        if self.attacks != expected:
+            raise ValueError(
+                f"threat {self.threat!r} attacks {expected}, not {self.attacks} "
+                f"(set attacks: {expected})"
+            )
+        return self
+
+
+def event_word_counts(event: Event) -> dict[str, int]:
+    """Words per printed part of an event card; ``choice`` is the longest choice."""
+    choices = [word_count(c.choice) + word_count(c.consequence) for c in event.decision.choices]
+    counts = {
+        "story": word_count(event.story),
+        "temporary": word_count(event.temporary),
+        "success": word_count(event.challenge.success),
+        "failure": word_count(event.challenge.failure),
+        "choice": max(choices),
+        "encounter": word_count(event.encounter),
+    }
+    counts["total"] = (
+        counts["story"]
+        + counts["temporary"]
+        + counts["success"]
+        + counts["failure"]
+        + word_count(event.decision.prompt)
+        + sum(choices)
+        + counts["encounter"]
+    )
+    return counts
+
+
+def event_over_budget(event: Event) -> list[str]:
+    """Human-readable notes for every part of ``event`` over its card word budget."""
+    counts = event_word_counts(event)
+    notes = [
+        f"{part} has {counts[part]} words (card budget {limit})"
+        for part, limit in EVENT_WORD_LIMITS.items()
+        if counts[part] > limit
+    ]
+    if counts["story"] < EVENT_STORY_MIN_WORDS:
+        notes.append(f"story has {counts['story']} words (at least {EVENT_STORY_MIN_WORDS})")
+    return notes
+
+
+# --------------------------------------------------------------------------------------
+# Careers
+# --------------------------------------------------------------------------------------
+
+AbilityGroup = Annotated[list[Ability], Field(min_length=1, max_length=5)]
+
+
+class Career(_Model):
+    """A PC career: each ``required`` group asks for level 1 in any one of its abilities."""
+
+    id: Id
+    name: Name
+    description: Text | None = None
+    combat_role: CombatRole | None = None
+    required: list[AbilityGroup] = Field(default_factory=list, max_length=6)
+    project: Text | None = None
+
+    @field_validator("required")
+    @classmethod
+    def _level_one_only(cls, groups: list[list[Ability]]) -> list[list[Ability]]:
+        # An ability listed twice (in one group or across groups) would ask a character
+        # for more than one level of it; careers never require more than level 1.
+        seen: set[str] = set()
+        for group in groups:
+            for ability in group:
+                if ability in seen:
+                    raise ValueError(
+                        f"{ability!r} is required more than once; a career requires at most "
+                        f"level {CAREER_REQUIRED_LEVEL} of any ability"
+                    )
+                seen.add(ability)
+        return groups
+
+    def required_levels(self) -> dict[str, int]:
+        """Every ability named in a requirement, at the single level careers require."""
+        return {ability: CAREER_REQUIRED_LEVEL for group in self.required for ability in group}
+
+    def is_met_by(self, levels: Mapping[str, int]) -> bool:
+        """True if a character with these ability levels meets every requirement group."""
+        return all(
+            any(levels.get(ability, 0) >= CAREER_REQUIRED_LEVEL for ability in group)
+            for group in self.required
+        )
+
+
+# --------------------------------------------------------------------------------------
+# Project ideas
+# --------------------------------------------------------------------------------------
+
+Levels = Annotated[int, Field(ge=1, le=MAX_PROJECT_DEVELOPMENT)]
+
+
+class ProjectIdea(_Model):
+    """A ready-made community project: what it develops and what it sacrifices."""
+
+    id: Id
+    name: Name
+    theme: ProjectTheme
+    develops: dict[Defense, Levels]
+    sacrifices: dict[Defense, Levels] = Field(default_factory=dict)
+    summary: Text
+
+    @model_validator(mode="after")
+    def _develop_and_sacrifice(self) -> ProjectIdea:
+        developed = self.developed_total
+        if not 1 <= developed <= MAX_PROJECT_DEVELOPMENT:
+            raise ValueError(
+                f"a project develops 1 to {MAX_PROJECT_DEVELOPMENT} levels in total, "
+                f"not {developed}"
+            )
+        both = sorted(set(self.develops) & set(self.sacrifices))
+        if both:
+            raise ValueError(f"a project cannot develop and sacrifice {', '.join(both)}")
+        if self.sacrificed_total > developed:
+            raise ValueError(
+                f"a project cannot sacrifice more levels ({self.sacrificed_total}) "
+                f"than it develops ({developed})"
+            )
+        return self
+
+    @property
+    def developed_total(self) -> int:
+        return sum(self.develops.values())
+
+    @property
+    def sacrificed_total(self) -> int:
+        return sum(self.sacrifices.values())
+
+    @property
+    def size(self) -> Literal["small", "medium", "large"]:
+        """The smallest project size that allows this much development."""
+        if self.developed_total <= 3:
+            return "small"
+        return "medium" if self.developed_total == 4 else "large"
+
+    @property
+    def difficulty(self) -> int:
+        """7 + 2 x levels developed - 5 x levels sacrificed (1 or less always succeeds)."""
+        return 7 + 2 * self.developed_total - 5 * self.sacrificed_total
+
+
+# --------------------------------------------------------------------------------------
+# A campaign's Resilience content, as written in YAML
+# --------------------------------------------------------------------------------------
+
+
+class ResilienceContent(_Model):
+    """The three optional top-level lists of Resilience content in a campaign file."""
+
+    events: list[Event] = Field(default_factory=list)
+    careers: list[Career] = Field(default_factory=list)
+    project_ideas: list[ProjectIdea] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> ResilienceContent:
+        for kind, ids in (
+            ("event", [e.id for e in self.events]),
+            ("career", [c.id for c in self.careers]),
+            ("project idea", [p.id for p in self.project_ideas]),
+        ):
+            dupes = sorted({i for i in ids if ids.count(i) > 1})
+            if dupes:
+                raise ValueError(f"duplicate {kind} id: {', '.join(dupes)}")
+        return self

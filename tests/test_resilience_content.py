@@ -1,0 +1,246 @@
+"""Built-in Resilience content: every entry validates and the set is varied and balanced."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from pydantic import BaseModel, ValidationError
+from ruamel.yaml import YAML
+
+from generator.definitions.resilience_models import (
+    DEFENSES,
+    THREAT_DEFENSE,
+    THREATS,
+    Career,
+    Event,
+    ProjectIdea,
+    ResilienceContent,
+    event_over_budget,
+    word_count,
+)
+
+CONTENT = Path(__file__).resolve().parents[1] / "generator" / "content" / "resilience"
+
+CAREER_NAMES = [
+    "Farmer",
+    "Business Owner",
+    "Landlord",
+    "Doctor",
+    "Parent",
+    "Soldier",
+    "Engineer",
+    "Teacher",
+    "Builder",
+    "Sheriff",
+    "Wealthy Investor",
+    "Mechanic",
+    "Entertainer",
+]
+
+M = TypeVar("M", bound=BaseModel)
+
+# Bigger damage comes with a smaller attack bonus: allowed attack bonuses per damage.
+BALANCE = {1: range(5, 11), 2: range(3, 8), 3: range(1, 5), 4: range(0, 3)}
+
+
+def _load(name: str, key: str) -> list[dict[str, Any]]:
+    data = YAML(typ="safe").load((CONTENT / name).read_text(encoding="utf-8"))
+    assert isinstance(data, dict) and list(data) == [key], f"{name}: one top-level key {key!r}"
+    entries = data[key]
+    assert isinstance(entries, list)
+    return entries
+
+
+def _validate(model: type[M], entries: list[dict[str, Any]]) -> list[M]:
+    out: list[M] = []
+    for raw in entries:
+        try:
+            out.append(model.model_validate(raw))
+        except ValidationError as exc:  # name the entry, not just the field
+            pytest.fail(f"{model.__name__} {raw.get('id', '?')!r}: {exc}")
+    return out
+
+
+@pytest.fixture(scope="module")
+def events() -> list[Event]:
+    return _validate(Event, _load("events.yaml", "events"))
+
+
+@pytest.fixture(scope="module")
+def careers() -> list[Career]:
+    return _validate(Career, _load("careers.yaml", "careers"))
+
+
+@pytest.fixture(scope="module")
+def ideas() -> list[ProjectIdea]:
+    return _validate(ProjectIdea, _load("project_ideas.yaml", "project_ideas"))
+
+
+def _dupes(values: list[Any]) -> list[Any]:
+    return [v for v, n in Counter(values).items() if n > 1]
+
+
+def _opening(text: str, words: int = 4) -> str:
+    return " ".join(re.findall(r"[a-z']+", text.lower())[:words])
+
+
+# ----------------------------------------------------------------------------- all together
+
+
+def test_the_three_files_form_valid_campaign_content(
+    events: list[Event], careers: list[Career], ideas: list[ProjectIdea]
+) -> None:
+    content = ResilienceContent(events=events, careers=careers, project_ideas=ideas)
+    assert len(content.events) == len(events)
+
+
+# ----------------------------------------------------------------------------- events
+
+
+def test_event_counts_per_defense_and_threat(events: list[Event]) -> None:
+    assert len(events) >= 40
+    per_defense = Counter(e.attacks for e in events)
+    for defense in DEFENSES:
+        assert per_defense[defense] >= 13, f"{defense}: {per_defense[defense]} events"
+    per_threat = Counter(e.threat for e in events)
+    for threat in THREATS:
+        assert per_threat[threat] >= 3, f"{threat}: {per_threat[threat]} events"
+
+
+def test_every_threat_attacks_its_own_defense(events: list[Event]) -> None:
+    for e in events:
+        assert e.attacks == THREAT_DEFENSE[e.threat], e.id
+
+
+def test_events_are_unique(events: list[Event]) -> None:
+    assert not _dupes([e.id for e in events])
+    assert not _dupes([e.title.casefold() for e in events])
+    assert not _dupes([_opening(e.story) for e in events]), "two stories open alike"
+    # No two events ask for the same challenge roll...
+    assert not _dupes([(e.challenge.ability, e.challenge.difficulty) for e in events])
+    # ...nor the same challenge together with the same decision.
+    combos = [
+        (
+            e.challenge.ability,
+            e.challenge.difficulty,
+            tuple(sorted(c.choice.casefold() for c in e.decision.choices)),
+        )
+        for e in events
+    ]
+    assert not _dupes(combos)
+    assert not _dupes([e.decision.prompt.casefold() for e in events])
+    assert not _dupes([e.encounter.casefold() for e in events])
+
+
+def test_events_fit_a_poker_card(events: list[Event]) -> None:
+    problems = {e.id: notes for e in events if (notes := event_over_budget(e))}
+    assert not problems
+
+
+def test_bigger_damage_means_smaller_attack_bonus(events: list[Event]) -> None:
+    for e in events:
+        assert e.attack_bonus in BALANCE[e.damage], (e.id, e.attack_bonus, e.damage)
+    assert {e.damage for e in events} == {1, 2, 3, 4}
+
+
+def test_events_use_varied_challenge_abilities(events: list[Event]) -> None:
+    abilities = Counter(e.challenge.ability for e in events)
+    assert len(abilities) >= 12
+    assert max(abilities.values()) <= len(events) // 6
+
+
+def test_decisions_have_mechanical_consequences(events: list[Event]) -> None:
+    mechanical = re.compile(
+        r"[+-]\d|automatically|d20|ends|join|surprise|parley|unmasked|beside|roll"
+    )
+    for e in events:
+        for c in e.decision.choices:
+            assert mechanical.search(c.consequence), (e.id, c.choice)
+        for text in (e.challenge.success, e.challenge.failure, e.temporary):
+            assert re.search(r"[+-]\d|less HP|injured|captive|surprise|evade", text), (e.id, text)
+
+
+def test_decision_needs_two_or_three_choices(events: list[Event]) -> None:
+    raw = events[0].model_dump()
+    for n in (1, 4):
+        bad = {
+            **raw,
+            "decision": {**raw["decision"], "choices": raw["decision"]["choices"][:1] * n},
+        }
+        with pytest.raises(ValidationError, match="2 or 3 choices"):
+            Event.model_validate(bad)
+
+
+def test_threat_must_match_the_attacked_defense(events: list[Event]) -> None:
+    raw = {**events[0].model_dump(), "threat": "siege", "attacks": "economy"}
+    with pytest.raises(ValidationError, match="attacks environment"):
+        Event.model_validate(raw)
+
+
+# ----------------------------------------------------------------------------- careers
+
+
+def test_exactly_the_thirteen_careers(careers: list[Career]) -> None:
+    assert sorted(c.name for c in careers) == sorted(CAREER_NAMES)
+    assert not _dupes([c.id for c in careers])
+    assert {c.id for c in careers} == {n.lower().replace(" ", "-") for n in CAREER_NAMES}
+
+
+def test_careers_are_complete_and_short(careers: list[Career]) -> None:
+    for c in careers:
+        assert c.description is not None and 25 <= word_count(c.description) <= 45, c.id
+        assert c.project is not None and word_count(c.project) <= 35, c.id
+        assert c.combat_role is not None, c.id
+        assert 2 <= len(c.required) <= 4, c.id
+        assert all(level == 1 for level in c.required_levels().values()), c.id
+    assert {c.combat_role for c in careers} == {"attack", "defense", "support", "strategy"}
+
+
+def test_career_requirements_check_level_one(careers: list[Career]) -> None:
+    farmer = next(c for c in careers if c.id == "farmer")
+    assert farmer.is_met_by({"wrestling": 1, "toughness": 2, "craftsmanship": 1})
+    assert not farmer.is_met_by({"wrestling": 1, "craftsmanship": 1})
+    with pytest.raises(ValidationError, match="at most level 1"):
+        Career(id="x", name="X", required=[["fighting"], ["fighting", "wrestling"]])
+
+
+# ----------------------------------------------------------------------------- project ideas
+
+
+def test_project_ideas(ideas: list[ProjectIdea]) -> None:
+    assert len(ideas) >= 20
+    assert not _dupes([p.id for p in ideas])
+    assert not _dupes([p.name.casefold() for p in ideas])
+    for p in ideas:
+        assert word_count(p.summary) <= 35, p.id
+        assert not set(p.develops) & set(p.sacrifices), p.id
+        assert p.sacrificed_total <= p.developed_total <= 5, p.id
+    for theme in ("salvage", "low tech", "old tech", "human power", "steam power"):
+        assert any(p.theme == theme for p in ideas), theme
+    assert any(p.theme == "aerial rope transport" for p in ideas)
+    assert any(p.theme == "industrialization" for p in ideas)
+    assert any(p.theme == "DIY" for p in ideas)
+    for defense in DEFENSES:
+        assert any(defense in p.develops for p in ideas), defense
+
+
+def test_project_rules_are_enforced() -> None:
+    base = {"id": "x", "name": "X", "theme": "DIY", "summary": "A test."}
+    with pytest.raises(ValidationError, match="develop and sacrifice"):
+        ProjectIdea.model_validate(
+            {**base, "develops": {"economy": 2}, "sacrifices": {"economy": 1}}
+        )
+    with pytest.raises(ValidationError, match="more levels"):
+        ProjectIdea.model_validate(
+            {**base, "develops": {"economy": 1}, "sacrifices": {"equity": 2}}
+        )
+    with pytest.raises(ValidationError, match="1 to 5"):
+        ProjectIdea.model_validate({**base, "develops": {"economy": 3, "equity": 3}})
+    cynthia = ProjectIdea.model_validate(
+        {**base, "develops": {"economy": 5}, "sacrifices": {"environment": 4}}
+    )
+    assert (cynthia.difficulty, cynthia.size) == (-3, "large")
