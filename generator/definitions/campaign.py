@@ -26,7 +26,6 @@ from .models import (
     KIND_OF_LIST,
     CharacterDef,
     CommunityDef,
-    Model,
     Settings,
     VehicleDef,
 )
