@@ -107,6 +107,32 @@ def _problem(
     )
 
 
+# Values a book may print for each kind, whichever ruleset computes them.
+PRINTABLE: dict[type, tuple[str, ...]] = {
+    CharacterStats: (
+        "agility",
+        "intelligence",
+        "strength",
+        "defense",
+        "stamina",
+        "hit_points",
+        "initiative_bonus",
+        "cp",
+    ),
+    VehicleStats: (
+        "defense",
+        "stamina",
+        "hit_points",
+        "initiative_bonus",
+        "defense_uncrewed",
+        "defense_evading",
+        "fuel",
+        "crewed_abilities",
+    ),
+    CommunityStats: ("economy", "environment", "equity"),
+}
+
+
 def _compare_printed(
     printed: dict[str, Any],
     stats: Any,
@@ -117,8 +143,22 @@ def _compare_printed(
 ) -> list[Problem]:
     """Book values against ours: a mismatch is an error, a value we don't compute a note."""
     problems: list[Problem] = []
+    known = PRINTABLE[type(stats)]
     for key, expected in printed.items():
         where = (*prefix, "printed", key)
+        if key not in known:
+            hint = closest(key, known)
+            problems.append(
+                _problem(
+                    f"unknown printed value {key!r}"
+                    + (f" (did you mean {hint!r}?)" if hint else "")
+                    + f"; known: {', '.join(known)}",
+                    source,
+                    entry,
+                    where,
+                )
+            )
+            continue
         if (
             key == "crewed_abilities"
             and isinstance(expected, dict)

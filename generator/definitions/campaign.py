@@ -6,10 +6,11 @@ All problems are collected before anything is reported, so a user fixes a file i
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
@@ -21,6 +22,7 @@ from ..rules.abilities import (
     VEHICLE_MOVEMENT,
     closest,
 )
+from . import models, resilience_models
 from .models import (
     ENTRY_MODELS,
     KIND_OF_LIST,
@@ -32,6 +34,12 @@ from .models import (
 from .yamlsafe import Path as DataPath
 from .yamlsafe import load_yaml
 
+_MODEL_NAMES: set[str] = {
+    name
+    for module in (models, resilience_models)
+    for name, obj in vars(module).items()
+    if isinstance(obj, type) and issubclass(obj, BaseModel)
+}
 SETTINGS_FILE = "scratchpress.toml"
 MAX_FILE_BYTES = 5 * 1024 * 1024  # a campaign file is text; anything bigger is a mistake
 # Files in a campaign folder that hold something other than entries (later: booklets).
@@ -118,37 +126,60 @@ def _friendly(error: Any) -> str:
     return f"{error['msg']}, got {shown}"
 
 
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    """The pydantic models inside an annotation such as ``dict[str, int | AbilityEntry]``."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    found: list[type[BaseModel]] = []
+    for arg in get_args(annotation):
+        found += _models_in(arg)
+    return found
+
+
 def _allowed_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
-    """The keys a model accepts at ``loc``, for "unknown key" messages."""
-    current: Any = model
-    for part in loc[:-1]:
-        if (
-            isinstance(current, type)
-            and issubclass(current, BaseModel)
-            and part in (current.model_fields)
-        ):
-            annotation = current.model_fields[part].annotation
-            args = getattr(annotation, "__args__", ())
-            current = next(
-                (
-                    a
-                    for a in (annotation, *args)
-                    if isinstance(a, type) and issubclass(a, BaseModel)
-                ),
-                current,
-            )
-    if isinstance(current, type) and issubclass(current, BaseModel):
-        return list(current.model_fields)
-    return []
+    """The keys the model accepts where an unknown key was found, for "did you mean"."""
+    current: type[BaseModel] | None = model
+    parts = list(loc[:-1])
+    while parts and current is not None:
+        part = parts.pop(0)
+        if part not in current.model_fields:
+            return []
+        annotation = current.model_fields[part].annotation
+        origin = get_origin(annotation)
+        # dict[...] and list[...] fields are followed by a key or an index in the location.
+        if origin in (dict, list) and parts:
+            parts.pop(0)
+        models = _models_in(annotation)
+        current = models[0] if models else None
+    return list(current.model_fields) if current is not None else []
+
+
+# The labels pydantic puts in a location to say which branch of a union failed.
+_BRANCH_TAGS = {"int", "constrained-int", "dict[str,int]", "float", "str"}
+
+
+def _is_branch(part: Any) -> bool:
+    return isinstance(part, str) and (
+        part in _BRANCH_TAGS or part in _MODEL_NAMES or part.startswith("function-")
+    )
 
 
 def _clean_loc(loc: tuple[Any, ...]) -> tuple[str | int, ...]:
-    """Drop pydantic's union-branch labels (``int``, ``AbilityEntry``) from a location."""
-    return tuple(
-        p
-        for p in loc
-        if not (isinstance(p, str) and (p[:1].isupper() or p.startswith(("int", "constrained"))))
-    )
+    """Drop pydantic's union-branch labels (``constrained-int``, ``AbilityEntry``)."""
+    return tuple(p for p in loc if not _is_branch(p))
+
+
+def _wrong_branch(error: Any) -> bool:
+    """A union reports every branch; keep only the one the user evidently meant: the
+    mapping form when they wrote a mapping, the plain number otherwise."""
+    if not any(_is_branch(p) for p in error["loc"]):
+        return False
+    given_mapping = isinstance(error.get("input"), dict)
+    if error["type"] in {"int_type", "int_parsing", "int_from_float", "float_type"}:
+        return given_mapping
+    if error["type"] in {"model_type", "dict_type", "model_attributes_type"}:
+        return not given_mapping
+    return False
 
 
 def _validation_problems(
@@ -157,8 +188,9 @@ def _validation_problems(
     problems: list[Problem] = []
     seen: set[tuple[Any, ...]] = set()
     for error in err.errors():
+        if _wrong_branch(error):
+            continue
         loc = _clean_loc(error["loc"])
-        # A union reports one error per branch; one message per field is enough.
         if loc in seen:
             continue
         seen.add(loc)
@@ -241,6 +273,23 @@ def _entry_problems(kind: str, definition: BaseModel, source: Source) -> list[Pr
                 )
             )
     return problems
+
+
+def _raw_ability_problems(key: str, raw: Any, source: Source, entry: str) -> list[Problem]:
+    """Ability names checked on the raw data, for entries the models already refused."""
+    catalogues = {
+        "characters": (CHARACTER_ABILITIES, "character"),
+        "vehicles": (VEHICLE_ABILITIES, "vehicle"),
+    }
+    if key not in catalogues or not isinstance(raw, dict):
+        return []
+    abilities = raw.get("abilities")
+    if not isinstance(abilities, dict):
+        return []
+    catalogue, what = catalogues[key]
+    return _ability_problems(
+        {str(k): v for k, v in abilities.items()}, catalogue, source, entry, ("abilities",), what
+    )
 
 
 def _duplicate_older_names(
@@ -334,6 +383,8 @@ def load_file(path: Path, campaign: Campaign, problems: list[Problem]) -> None:
                 definition = model.model_validate(raw)
             except ValidationError as err:
                 problems.extend(_validation_problems(err, model, source, entry_name))
+                # Unknown ability names are worth reporting alongside a bad level.
+                problems.extend(_raw_ability_problems(key, raw, source, entry_name))
                 continue
             found = _entry_problems(key, definition, source)
             if found:
@@ -342,22 +393,37 @@ def load_file(path: Path, campaign: Campaign, problems: list[Problem]) -> None:
             getattr(campaign, key).append(Located(definition, source))
 
 
-def load_settings(folder: Path, override_rules: str | None = None) -> Settings:
+def _toml_lines(text: str) -> dict[tuple[str | int, ...], int]:
+    """Line of each top-level key; tomllib keeps no positions and the file is flat."""
+    lines: dict[tuple[str | int, ...], int] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = re.match(r"\s*([A-Za-z0-9_-]+)\s*=", line)
+        if match:
+            lines.setdefault((match.group(1),), number)
+    return lines
+
+
+def load_settings(folder: Path, override_rules: str | None, problems: list[Problem]) -> Settings:
+    """Read ``scratchpress.toml``; problems are added to ``problems`` and defaults used, so
+    the YAML files are still checked in the same run."""
     file = folder / SETTINGS_FILE
-    values: dict[str, Any] = {}
+    settings = Settings()
     if file.is_file():
         shown = display_path(file)
+        text = file.read_text(encoding="utf-8")
         try:
-            values = tomllib.loads(file.read_text(encoding="utf-8"))
+            values = tomllib.loads(text)
         except tomllib.TOMLDecodeError as err:
-            raise InputError([Problem(f"TOML syntax error: {err}", shown)]) from None
+            line = re.search(r"line (\d+)", str(err))
+            problems.append(
+                Problem(f"TOML syntax error: {err}", shown, int(line.group(1)) if line else None)
+            )
+            values = {}
         try:
             settings = Settings.model_validate(values)
         except ValidationError as err:
-            source = Source(shown, (), {})
-            raise InputError(_validation_problems(err, Settings, source, None)) from None
-    else:
-        settings = Settings()
+            source = Source(shown, (), _toml_lines(text))
+            problems.extend(_validation_problems(err, Settings, source, None))
     if override_rules is not None:
         settings = settings.model_copy(update={"rules": override_rules})
     return settings
@@ -390,7 +456,7 @@ def load_campaign(paths: list[Path], rules: str | None = None) -> Campaign:
     if problems:
         raise InputError(problems)
     root, files = campaign_files(paths)
-    settings = load_settings(root or Path("."), rules)
+    settings = load_settings(root or Path("."), rules, problems)
     campaign = Campaign(root=root, settings=settings)
     if not files:
         raise InputError([Problem("no *.yaml definitions found", display_path(paths[0]))])

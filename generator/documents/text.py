@@ -26,7 +26,8 @@ def _with_note(line: str, note: str) -> str:
 
 def block_lines(block: Block, explain: bool = False) -> list[str]:
     stats = block.stats
-    title = block.name if block.count == 1 else f"{block.name} (x{block.count})"
+    # The books print one block for a group of identical minions, without the count.
+    title = block.name
     lines: list[str] = []
     if isinstance(stats, CharacterStats):
         lines.append(_with_note(f"{title} {character_header(stats)}", block.description))

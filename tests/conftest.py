@@ -1,0 +1,120 @@
+"""Shared fixtures: the shared reference folder, the golden examples, campaign folders, the CLI.
+
+The golden examples and the rule digest live in the shared reference folder beside the repo
+(``../shared``) or wherever ``SCRATCHPRESS_SHARED`` points. They are read at run time and
+never copied into the tests.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import Result
+from typer.testing import CliRunner
+
+from generator.cli import app
+
+GOLDEN_FILE = Path("golden") / "examples.json"
+
+
+def shared_location() -> Path:
+    configured = os.environ.get("SCRATCHPRESS_SHARED")
+    return Path(configured) if configured else Path(__file__).resolve().parents[2] / "shared"
+
+
+def _missing_reason(folder: Path) -> str:
+    return (
+        f"shared reference folder with {GOLDEN_FILE} not found at {folder}; "
+        "put it beside the repo or set SCRATCHPRESS_SHARED to its location"
+    )
+
+
+def load_golden() -> list[dict[str, Any]] | None:
+    """The golden examples, or None when the shared folder is not here."""
+    file = shared_location() / GOLDEN_FILE
+    if not file.is_file():
+        return None
+    examples: list[dict[str, Any]] = json.loads(file.read_text(encoding="utf-8"))["examples"]
+    return examples
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Any test that asks for ``golden_example`` runs once per example, named by its id."""
+    if "golden_example" not in metafunc.fixturenames:
+        return
+    examples = load_golden()
+    if examples is None:
+        metafunc.parametrize(
+            "golden_example",
+            [pytest.param(None, marks=pytest.mark.skip(reason=_missing_reason(shared_location())))],
+            ids=["no-shared-folder"],
+        )
+        return
+    metafunc.parametrize("golden_example", examples, ids=[e["id"] for e in examples])
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    folder = shared_location()
+    if not (folder / GOLDEN_FILE).is_file():
+        pytest.skip(_missing_reason(folder))
+    return folder
+
+
+@pytest.fixture(scope="session")
+def golden(shared_dir: Path) -> list[dict[str, Any]]:
+    examples = load_golden()
+    assert examples, f"no examples in {shared_dir / GOLDEN_FILE}"
+    return examples
+
+
+@pytest.fixture(scope="session")
+def golden_by_id(golden: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {e["id"]: e for e in golden}
+
+
+WriteCampaign = Callable[..., Path]
+
+
+@pytest.fixture
+def write_campaign(tmp_path: Path) -> WriteCampaign:
+    """``write_campaign({"party.yaml": "...", "scratchpress.toml": "..."}, name="campaign")``.
+
+    Texts are dedented, so they can be written indented inside a test. Returns the folder.
+    """
+
+    def write(files: dict[str, str], name: str = "campaign") -> Path:
+        folder = tmp_path / name
+        folder.mkdir(parents=True, exist_ok=True)
+        for filename, text in files.items():
+            (folder / filename).write_text(textwrap.dedent(text), encoding="utf-8")
+        return folder
+
+    return write
+
+
+class Cli:
+    """Runs ``scratchpress`` in-process with the temporary folder as the working directory,
+    so messages name files as ``campaign/party.yaml``. stdout and stderr stay separate."""
+
+    def __init__(self) -> None:
+        self.runner = CliRunner()
+
+    def __call__(self, *args: str | os.PathLike[str]) -> Result:
+        result = self.runner.invoke(app, [str(a) for a in args])
+        crashed = result.exception is not None and not isinstance(result.exception, SystemExit)
+        assert not crashed, f"scratchpress {args} crashed: {result.exception!r}\n{result.output}"
+        assert "Traceback" not in result.stdout + result.stderr
+        return result
+
+
+@pytest.fixture
+def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Cli:
+    monkeypatch.chdir(tmp_path)
+    return Cli()
