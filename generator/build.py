@@ -11,6 +11,7 @@ from .documents.base import BuildOptions, Document
 from .documents.registry import KINDS, maker
 from .problems import Problem
 from .render.files import clean_stale_temps, write_atomic
+from .render.manifest import Manifest
 from .render.templating import render_html
 from .resources import fonts_dir, templates_dir
 from .statblocks import Computed
@@ -74,10 +75,12 @@ def build(
     out_dir: Path,
     only: list[str] | None = None,
     progress: Callable[[Written], None] | None = None,
+    force: bool = False,
 ) -> BuildReport:
     report = BuildReport()
     out_dir.mkdir(parents=True, exist_ok=True)
     clean_stale_temps(out_dir)
+    manifest = Manifest(out_dir)
     for document in collect_documents(computed, campaign, options, only):
         pdf, pages, sizes, warnings, refused = render_document(document, campaign)
         for message in refused:
@@ -86,7 +89,14 @@ def build(
             if not any(message.endswith(r) for r in refused):
                 report.warnings.append(f"{document.filename}: {message}")
         path = out_dir / document.filename
+        if not force and not manifest.may_write(document.filename):
+            report.problems.append(Problem(
+                "exists and was not written by scratchpress (or was changed since);"
+                " left untouched; use --force to replace it", display_path(path)))
+            continue
         write_atomic(path, pdf)
+        manifest.record(document.filename, pdf)
+        manifest.save()
         sheets = (pages + 1) // 2 if document.duplex else pages
         written = Written(document, path, pages, sheets, sizes)
         report.written.append(written)

@@ -10,6 +10,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from .definitions.campaign import Campaign, load_campaign
+from .documents.registry import KINDS as KIND_NAMES
 from .problems import InputError, Problem
 from .rules.rulesets import RULESETS
 from .statblocks import Computed, compute_campaign
@@ -33,6 +34,10 @@ RulesOpt = Annotated[
         show_default=False,
     ),
 ]
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def fail(problems: list[Problem]) -> NoReturn:
@@ -90,14 +95,23 @@ def check(
     strict: Annotated[bool, typer.Option("--strict", help="Count warnings as errors.")] = False,
 ) -> None:
     """Validate definitions and compare printed: values with the rules."""
-    _, computed = load(paths, rules)
+    from .careers import career_problems
+    from .content.loader import content_problems, resilience_content
+
+    campaign, computed = load(paths, rules)
+    try:
+        careers = resilience_content(campaign).careers
+    except InputError as err:
+        fail(err.problems)
+    computed.problems += career_problems(campaign, computed, careers)
+    computed.problems += content_problems(campaign)
     for problem in computed.problems:
         typer.echo(str(problem), err=problem.severity == "error")
     errors, warnings = len(computed.errors), len(computed.warnings)
     entries = len(computed.blocks)
     typer.echo(
         f"{entries} entries checked with the {computed.rules.name} rules: "
-        f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}."
+        f"{plural(errors, 'error')}, {plural(warnings, 'warning')}."
     )
     if errors or (strict and warnings):
         raise typer.Exit(1)
@@ -156,7 +170,7 @@ def build(
     ] = None,
     only: Annotated[
         str | None,
-        typer.Option("--only", help="Comma-separated kinds: sheets,vehicles,initiative,carry."),
+        typer.Option("--only", help="Comma-separated kinds: " + ",".join(KIND_NAMES) + "."),
     ] = None,
     units: Annotated[str | None, typer.Option("--units", help="metric, imperial or both.")] = None,
     ink_saver: Annotated[
@@ -171,6 +185,16 @@ def build(
     carry_range: Annotated[
         str, typer.Option("--carry-range", help="Strength range of the carry table, e.g. 1-40.")
     ] = "10-20",
+    backs: Annotated[
+        str, typer.Option("--backs", help="Card backs for decks: none, duplex or fold.")
+    ] = "duplex",
+    bleed: Annotated[bool, typer.Option("--bleed", help="3 mm bleed around deck cards.")] = False,
+    duplex_edge: Annotated[
+        str, typer.Option("--duplex-edge", help="Which edge your printer flips: long or short.")
+    ] = "long",
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace files in the output folder we did not write.")
+    ] = False,
     rules: RulesOpt = None,
 ) -> None:
     """Render every printable of a campaign to PDF."""
@@ -222,6 +246,9 @@ def build(
         tent=tent,
         carry_low=low,
         carry_high=high,
+        backs=backs,  # type: ignore[arg-type]
+        bleed=bleed,
+        duplex_edge=duplex_edge,  # type: ignore[arg-type]
     )
     from .render.images import ImageProblem
 
@@ -232,6 +259,7 @@ def build(
             options,
             out_dir,
             kinds,
+            force=force,
             progress=lambda w: typer.echo(
                 f"wrote {w.path} ({w.pages} page{'s' if w.pages != 1 else ''})"
             ),
@@ -248,6 +276,62 @@ def build(
     )
     if report.problems:
         raise typer.Exit(1)
+
+
+@app.command()
+def calibrate(
+    campaign: Annotated[
+        Path | None,
+        typer.Argument(
+            help="Campaign whose duplex_offset_mm to apply (optional).", show_default=False
+        ),
+    ] = None,
+    output: Annotated[
+        Path, typer.Option("-o", "--output", help="Where to write the test sheet.")
+    ] = Path("output/duplex-calibration.pdf"),
+    paper: Annotated[str | None, typer.Option("--paper", help="letter or a4.")] = None,
+    duplex_edge: Annotated[
+        str, typer.Option("--duplex-edge", help="Which edge your printer flips: long or short.")
+    ] = "long",
+) -> None:
+    """Print a duplex test sheet; its back shows how far your printer shifts back pages."""
+    from .definitions.campaign import load_settings
+    from .documents.calibrate import CalibrationOptions, write_calibration
+
+    problems: list[Problem] = []
+    settings = load_settings(campaign, None, problems) if campaign is not None else None
+    if paper is not None and paper not in ("letter", "a4"):
+        problems.append(Problem(f"--paper: {paper!r} is not one of letter, a4"))
+    if duplex_edge not in ("long", "short"):
+        problems.append(Problem(f"--duplex-edge: {duplex_edge!r} is not one of long, short"))
+    if problems:
+        fail(problems)
+    chosen = paper or (settings.paper if settings else "letter")
+    offset = settings.duplex_offset_mm if settings else (0.0, 0.0)
+    warnings = write_calibration(
+        output,
+        CalibrationOptions(
+            paper=chosen,  # type: ignore[arg-type]
+            duplex_edge=duplex_edge,  # type: ignore[arg-type]
+            duplex_offset_mm=offset,
+        ),
+    )
+    for warning in warnings:
+        typer.echo(f"warning: {warning}", err=True)
+    typer.echo(
+        f"wrote {output}: print it on both sides ({duplex_edge}-edge flip), hold it to the"
+        " light and read the offset off the back; then set duplex_offset_mm = [dx, dy]"
+        " in scratchpress.toml"
+    )
+
+
+def _mount_subcommands() -> None:
+    from .resilience_cli import resilience_app
+
+    app.add_typer(resilience_app, name="resilience", help="Resilience: projects and yearly events.")
+
+
+_mount_subcommands()
 
 
 def main() -> None:

@@ -22,6 +22,10 @@ class BuildOptions:
     tent: bool = False
     carry_low: int = 10
     carry_high: int = 20
+    # Card decks (events, careers): where the backs go, bleed, which edge the printer flips.
+    backs: Literal["none", "duplex", "fold"] = "duplex"
+    bleed: bool = False
+    duplex_edge: Literal["long", "short"] = "long"
 
 
 @dataclass(frozen=True)

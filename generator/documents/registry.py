@@ -17,10 +17,15 @@ KINDS: dict[str, str] = {
     "vehicles": "vehicle",
     "initiative": "initiative",
     "carry": "carry",
+    "community": "community",
+    "events": "deck:event_documents",
+    "careers": "deck:career_documents",
 }
 
 
 def maker(kind: str) -> DocumentMaker:
-    module = importlib.import_module(f"{__package__}.{KINDS[kind]}")
-    function: DocumentMaker = module.documents
+    """``module`` or ``module:function`` (two kinds share the deck module)."""
+    module_name, _, function_name = KINDS[kind].partition(":")
+    module = importlib.import_module(f"{__package__}.{module_name}")
+    function: DocumentMaker = getattr(module, function_name or "documents")
     return function

@@ -1,0 +1,569 @@
+"""Resilience community sheets: one PDF per community, two pages.
+
+Page 1 is the community itself, the page that stays on the table all campaign: its name,
+the three E's as large numbers with what each one defends against, the creation check,
+and the project rules (size by number of players, the difficulty formula and a ready
+reckoner). Page 2 is the paperwork of play: a project worksheet filled in for the
+projects already logged, with ruled rows for the rest, and the year-by-year history.
+
+Two separate pages rather than one duplex sheet, so the GM can lay them side by side (the
+worksheet is filled in while looking at the rules) and print a fresh worksheet page each
+year without reprinting the sheet.
+
+How the numbers move over time (``project_ledger``): the definition's economy, environment
+and equity are the community as founded. Logged projects are applied in year order (YAML
+order within a year) from there; a ``history:`` row states the values at the end of its
+year (after the event's damage and the evaluation bonus, which are not projects), so any
+value it gives replaces the running one. The community "now" is the result of all of that.
+An event's damage comes before the year's projects, so a sacrifice checked against these
+running values may be checked against a slightly higher value than the table would use.
+
+This module also builds the GM's year sheets that ``scratchpress resilience draw -o``
+writes (``year_sheets_context``): one page per drawn event, the event in full and boxes
+for the attack roll, the challenge, the decision, the encounter and the three E's.
+
+Everything the templates print is formatted here; the templates only lay it out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..definitions.campaign import Campaign
+from ..definitions.models import CommunityDef, HistoryYear, ProjectLog, level_and_note
+from ..definitions.resilience_models import THREAT_DEFENSE, THREATS, Event
+from ..render.names import unique_stems
+from ..rules.community import (
+    CREATION_MAX,
+    CREATION_MIN,
+    CREATION_POINTS,
+    DEFENSES,
+    PROJECT_SIZES,
+    ProjectPlan,
+    plan_project,
+    project_difficulty,
+)
+from ..statblocks import Block, Computed
+from .base import PAPER_MM, BuildOptions, Document, page_context
+
+KIND = "community"
+TEMPLATE = "community/community.html"
+
+PAGE_MARGIN_MM = 11.0  # 5 mm clear of the 6 mm printer-safe line, a little roomier than 12
+ROW_MM = 7.5  # write-in rows: the brief asks for at least 7 mm between lines
+ROW_RULE_MM = 0.3  # each row's bottom rule adds to its pitch
+# Height the worksheet page spends on everything but rows: its header, two table titles
+# with their column heads, the gap between the tables, the footnote and some slack.
+PAGE2_FIXED_MM = 46.0
+# A logged row grows past ROW_MM when its text wraps to a third line; these rough
+# characters-per-line figures (8.5 pt in the narrowest paper's columns) keep page 2 on one
+# page by counting such rows as more than one.
+LINE_MM = 3.6
+CHARS_PER_LINE = {"project": 28, "change": 19, "event": 34, "note": 68}
+HISTORY_ROWS_MIN = 8  # a campaign of eight years fits on the first print
+BLANK_ROWS_MIN = 4  # a full log still leaves room for the next projects
+TRACK_MAX = 20  # the defense tracks run 0-20: creation allows 15, the book's commune has 20
+SUCCESS_AT = 15  # the text's tentative victory: at least 15 in all three
+DIFFICULTY_GRID_DEVELOP = range(1, 6)
+DIFFICULTY_GRID_SACRIFICE = range(0, 6)
+
+Result = Literal["automatic", "success", "failed", ""]
+
+TITLES = {"economy": "Economy", "environment": "Environment", "equity": "Equity"}
+SHORT = {"economy": "Econ", "environment": "Env", "equity": "Eq"}  # narrow table columns
+# Our own one-line gloss of each E, after Resilience's "Create Your Community".
+MEANS = {
+    "economy": "Flexible, connected, quick to launch projects.",
+    "environment": "Feeds itself now without robbing the next generation.",
+    "equity": "Fairness and respect between people of every standing.",
+}
+# Threats as the defenses' captions name them.
+PLURAL = {
+    "emergency": "emergencies",
+    "breakdown": "breakdowns",
+    "biological hazard": "biological hazards",
+    "siege": "sieges",
+}
+YEAR_STEPS = (
+    ("Event", "drawn at random; the GM rolls against one of the three E's"),
+    ("Encounter", "the PCs face the event or its aftermath"),
+    ("Development", "survivors improve; the fallen are replaced"),
+    ("Projects", "players take turns; once one starts a project, everyone does"),
+    ("Evaluation", "the GM awards 2 bonus levels (or 1 + 1), or 1 if it went badly"),
+)
+
+
+def defends_against(defense: str) -> list[str]:
+    """The threats a defense stops, in the book's order: ``emergencies, breakdowns, ...``."""
+    return [PLURAL.get(t, t) for t in THREATS if THREAT_DEFENSE[t] == defense]
+
+
+def founding_defenses(definition: CommunityDef) -> dict[str, int]:
+    return {d: level_and_note(getattr(definition, d))[0] for d in DEFENSES}
+
+
+def project_result(plan: ProjectPlan, roll: int | None) -> Result:
+    """What the worksheet's result column says: blank until a roll is logged."""
+    if plan.automatic:
+        return "automatic"
+    if roll is None:
+        return ""
+    return "success" if roll >= plan.difficulty else "failed"
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    """One logged project, planned against the community as it stood at that moment."""
+
+    index: int  # position in the community's ``projects:`` list
+    log: ProjectLog
+    plan: ProjectPlan
+    result: Result
+    before: dict[str, int]
+    after: dict[str, int] | None  # None while the project is still unresolved
+
+
+@dataclass(frozen=True)
+class Ledger:
+    entries: list[LedgerEntry]
+    now: dict[str, int]
+    players_known: bool
+
+
+def _levels(changes: Mapping[Any, int]) -> dict[str, int]:
+    """A log's ``{defense: levels}`` (keys typed as the three names) as plain strings."""
+    return {str(name): n for name, n in changes.items()}
+
+
+def project_ledger(definition: CommunityDef) -> Ledger:
+    """Every logged project in order, with the defenses before and after it (see module)."""
+    players = definition.players
+    # Without a player count the size is unknown: plan as large, the most a project may be.
+    plan_players = players if players is not None else 1
+    state = founding_defenses(definition)
+    history: dict[int, HistoryYear] = {h.year: h for h in definition.history}
+    ordered = sorted(enumerate(definition.projects), key=lambda pair: pair[1].year)
+    years = sorted({log.year for _, log in ordered} | set(history))
+    entries: list[LedgerEntry] = []
+    for year in years:
+        for index, log in ((i, p) for i, p in ordered if p.year == year):
+            plan = plan_project(plan_players, _levels(log.develop), _levels(log.sacrifice), state)
+            result = project_result(plan, log.roll)
+            before = dict(state)
+            after: dict[str, int] | None = None
+            if result:
+                change = plan.outcome(result != "failed")
+                state = {d: state[d] + change[d] for d in DEFENSES}
+                after = dict(state)
+            entries.append(LedgerEntry(index, log, plan, result, before, after))
+        recorded = history.get(year)
+        if recorded is not None:
+            for d in DEFENSES:
+                value = getattr(recorded, d)
+                if value is not None:
+                    state[d] = value
+    return Ledger(entries, state, players is not None)
+
+
+def current_defenses(definition: CommunityDef) -> dict[str, int]:
+    """The community now: founding values, then logged projects and history (see module)."""
+    return project_ledger(definition).now
+
+
+def latest_year(definition: CommunityDef) -> int:
+    """The last year anything was logged for, 0 before the first year is played."""
+    years = [p.year for p in definition.projects] + [h.year for h in definition.history]
+    return max(years, default=0)
+
+
+# ---------------------------------------------------------------------------- view model
+
+
+def minus(value: int) -> str:
+    """Negative numbers with a true minus sign, as print sets them: ``−3``."""
+    return str(value).replace("-", "−")
+
+
+def _changes(changes: Mapping[Any, int], sign: str) -> str:
+    return ", ".join(f"{sign}{n} {name}" for name, n in changes.items())
+
+
+def _track(value: int) -> list[list[dict[str, Any]]]:
+    """Pencil boxes 0-20 in two rows; the current value is marked, 15+ is the goal zone."""
+    cells = [
+        {
+            "n": str(n),
+            "current": n == value,
+            "goal": n >= SUCCESS_AT,
+            "zero": n == 0,
+        }
+        for n in range(TRACK_MAX + 1)
+    ]
+    return [cells[:11], cells[11:]]
+
+
+def _defense(definition: CommunityDef, name: str, now: int, changed: bool) -> dict[str, Any]:
+    founded, note = level_and_note(getattr(definition, name))
+    return {
+        "key": name,
+        "title": TITLES[name],
+        "value": str(now),
+        "founded": f"founded at {founded}" if changed else "",
+        "note": note,
+        "means": MEANS[name],
+        "against": defends_against(name),
+        "track": _track(now),
+        "off_track": now > TRACK_MAX or now < 0,
+    }
+
+
+def _creation(founding: Mapping[str, int]) -> dict[str, Any]:
+    rows: list[dict[str, Any]] = []
+    for name in DEFENSES:
+        value = founding[name]
+        ok = CREATION_MIN <= value <= CREATION_MAX
+        rows.append(
+            {
+                "title": TITLES[name],
+                "value": str(value),
+                "ok": ok,
+                "verdict": (
+                    "pass"
+                    if ok
+                    else (
+                        f"under {CREATION_MIN}" if value < CREATION_MIN else f"over {CREATION_MAX}"
+                    )
+                ),
+            }
+        )
+    total = sum(founding.values())
+    total_ok = total == CREATION_POINTS
+    passed = total_ok and all(r["ok"] for r in rows)
+    broken = [f"{r['title'].lower()} {r['value']} is {r['verdict']}" for r in rows if not r["ok"]]
+    if not total_ok:
+        broken.insert(0, f"the total is {total}, not {CREATION_POINTS}")
+    return {
+        "rule": f"{CREATION_POINTS} points, each defense {CREATION_MIN}–{CREATION_MAX}",
+        "rows": rows,
+        "total": str(total),
+        "total_ok": total_ok,
+        "total_verdict": "pass" if total_ok else f"not {CREATION_POINTS}",
+        "passed": passed,
+        "verdict": "Passes the creation check" if passed else "Breaks the creation check",
+        "detail": (
+            "Founded by the book: 30 points shared, none under 5 or over 15."
+            if passed
+            else "; ".join(broken).capitalize()
+            + ". Allowed on purpose — the book's own Happy Bunny Commune breaks it too — but"
+            " the community starts outside the usual balance."
+        ),
+    }
+
+
+def _sizes(players: int | None) -> list[dict[str, Any]]:
+    rows = []
+    for count, size in PROJECT_SIZES.items():
+        rows.append(
+            {
+                "players": str(count),
+                "per_player": str(size.projects_per_player),
+                "size": size.size,
+                "max": str(size.max_development),
+                "group": str(count * size.projects_per_player * size.max_development),
+                "current": count == players,
+            }
+        )
+    return rows
+
+
+def _difficulty_grid() -> dict[str, Any]:
+    """Difficulty for every legal develop/sacrifice pair (sacrifice never exceeds develop)."""
+    rows = []
+    for developed in DIFFICULTY_GRID_DEVELOP:
+        cells = []
+        for sacrificed in DIFFICULTY_GRID_SACRIFICE:
+            if sacrificed > developed:
+                cells.append({"text": "", "auto": False, "blank": True})
+                continue
+            difficulty = project_difficulty(developed, sacrificed)
+            cells.append(
+                {
+                    "text": "auto" if difficulty <= 1 else minus(difficulty),
+                    "auto": difficulty <= 1,
+                    "blank": False,
+                }
+            )
+        rows.append({"developed": str(developed), "cells": cells})
+    return {"sacrificed": [str(s) for s in DIFFICULTY_GRID_SACRIFICE], "rows": rows}
+
+
+def _worksheet_row(entry: LedgerEntry) -> dict[str, Any]:
+    log, plan = entry.log, entry.plan
+    after = entry.after
+    return {
+        "year": str(log.year),
+        "player": log.player,
+        "project": log.name,
+        "develop": _changes(log.develop, "+"),
+        "sacrifice": _changes(log.sacrifice, "−"),
+        "difficulty": minus(plan.difficulty),
+        "roll": str(log.roll) if log.roll is not None else "",
+        "result": entry.result,
+        "after": [str(after[d]) for d in DEFENSES] if after else ["", "", ""],
+        "problems": list(plan.problems),
+    }
+
+
+def _history_row(row: HistoryYear) -> dict[str, Any]:
+    def value(v: int | None) -> str:
+        return "" if v is None else str(v)
+
+    return {
+        "year": str(row.year),
+        "event": row.event,
+        "defenses": [value(getattr(row, d)) for d in DEFENSES],
+        "note": row.note,
+    }
+
+
+def _page_height(options: BuildOptions) -> float:
+    # A millimetre short of the page area, so rounding never spills a rule onto a new page.
+    return PAPER_MM[options.paper][1] - 2 * PAGE_MARGIN_MM - 1.0
+
+
+def _rows_taken(texts: Mapping[str, str]) -> float:
+    """How many ruled rows one logged row fills once its longest cell has wrapped."""
+    lines = max(
+        (-(-len(text) // CHARS_PER_LINE[column]) for column, text in texts.items()),
+        default=1,
+    )
+    return max(ROW_MM, lines * LINE_MM + 1.0) / ROW_MM
+
+
+def _row_budget(
+    options: BuildOptions, logged: list[dict[str, str]], history: list[dict[str, str]]
+) -> tuple[int, int]:
+    """Blank worksheet and history rows that fill page 2 on this paper."""
+    height = _page_height(options) - PAGE2_FIXED_MM
+    pitch = ROW_MM + ROW_RULE_MM
+    total = int(height // pitch)
+    used_logged = sum(_rows_taken(t) for t in logged)
+    used_history = sum(_rows_taken(t) for t in history)
+    history_blank = max(HISTORY_ROWS_MIN - len(history), BLANK_ROWS_MIN)
+    worksheet_blank = int(total - used_logged - used_history - history_blank)
+    return max(worksheet_blank, BLANK_ROWS_MIN), history_blank
+
+
+def community_view(block: Block, options: BuildOptions) -> dict[str, Any]:
+    definition: CommunityDef = block.definition
+    ledger = project_ledger(definition)
+    founding = founding_defenses(definition)
+    year = latest_year(definition)
+    changed = ledger.now != founding
+    blank_projects, blank_history = _row_budget(
+        options,
+        [
+            {
+                "project": e.log.name,
+                "change": max(
+                    _changes(e.log.develop, "+"), _changes(e.log.sacrifice, "−"), key=len
+                ),
+            }
+            for e in ledger.entries
+        ],
+        [{"event": h.event, "note": h.note} for h in definition.history],
+    )
+    players = definition.players
+    size = PROJECT_SIZES.get(players) if players is not None else None
+    flagged = [e for e in ledger.entries if e.plan.problems]
+    return {
+        "name": block.name,
+        "description": block.description,
+        "standing": f"after year {year}" if changed and year else "as founded",
+        "defenses": [_defense(definition, d, ledger.now[d], changed) for d in DEFENSES],
+        "creation": _creation(founding),
+        "players": str(players) if players is not None else "",
+        "players_line": (
+            f"{players} player{'s' if players != 1 else ''}: {size.projects_per_player}"
+            f" {size.size} project{'s' if size.projects_per_player != 1 else ''} each,"
+            f" up to {size.max_development} levels"
+            if size is not None and players is not None
+            else "Players not set: add players: to the community to mark your row."
+        ),
+        "sizes": _sizes(players),
+        "grid": _difficulty_grid(),
+        "steps": [{"title": t, "text": x} for t, x in YEAR_STEPS],
+        "worksheet": [_worksheet_row(e) for e in ledger.entries],
+        "worksheet_blank": list(range(blank_projects)),
+        "flagged": [
+            f"Year {e.log.year}, {e.log.name or e.log.player or f'project {e.index + 1}'}: "
+            + "; ".join(e.plan.problems)
+            for e in flagged
+        ],
+        "history": [_history_row(h) for h in sorted(definition.history, key=lambda h: h.year)],
+        "history_blank": list(range(blank_history)),
+        "defense_heads": [SHORT[d] for d in DEFENSES],
+        "warnings": list(block.warnings),
+    }
+
+
+def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> list[Document]:
+    blocks = computed.of_kind("community")
+    stems = unique_stems([b.name for b in blocks], prefix="community-")
+    return [
+        Document(
+            kind=KIND,
+            title=block.name,
+            stem=stems[block.name],
+            template=TEMPLATE,
+            context={
+                "page": page_context(options),
+                "title": f"{block.name} — community sheet",
+                "margin": f"{PAGE_MARGIN_MM:g}mm",
+                "row": f"{ROW_MM:g}mm",
+                "community": community_view(block, options),
+            },
+        )
+        for block in blocks
+    ]
+
+
+# ---------------------------------------------------------------- GM year sheets (draw -o)
+
+YEAR_TEMPLATE = "community/year.html"
+ENCOUNTER_LINES_MIN = 5  # as tall as the three E's table beside them
+YEAR_TABLE_LINES = 7  # ruled lines the three E's table and the notes label stand beside
+# Rough page geometry of a year sheet (mm), to give each event as many ruled encounter lines
+# as its page has room for. The CLI re-renders with fewer if a page still overflows.
+YEAR_FIXED_MM = 106.0  # header, stat strip, plates, both record lines, labels and footer
+YEAR_RIGHT_MM = 76.0  # width of the challenge and decision column
+MM_PER_CHAR = {10.0: 1.75, 9.5: 1.66, 9.0: 1.58}  # average Charis SIL advance by size
+LINE_HEIGHT_MM = {10.0: 4.95, 9.5: 4.5, 9.0: 4.15}
+
+
+def _text_mm(text: str, width_mm: float, size: float) -> float:
+    per_line = max(1, int(width_mm / MM_PER_CHAR[size]))
+    words, lines, used = text.split(), 1, 0
+    for word in words:
+        if used and used + 1 + len(word) > per_line:
+            lines, used = lines + 1, len(word)
+        else:
+            used += len(word) + (1 if used else 0)
+    return lines * LINE_HEIGHT_MM[size]
+
+
+def encounter_lines(event: Event, options: BuildOptions) -> int:
+    """Ruled lines that fill the rest of this event's page (an estimate; see YEAR_FIXED_MM)."""
+    width = PAPER_MM[options.paper][0] - 2 * PAGE_MARGIN_MM
+    left_w = width - YEAR_RIGHT_MM - 5.0
+    left = (
+        _text_mm(event.story, left_w, 10.0)
+        + _text_mm(event.temporary, left_w - 5, 9.5)
+        + _text_mm(event.encounter, left_w, 9.5)
+        + 26.0
+    )
+    right_w = YEAR_RIGHT_MM - 6.0
+    right = (
+        _text_mm(event.challenge.success, right_w, 9.0)
+        + _text_mm(event.challenge.failure, right_w, 9.0)
+        + _text_mm(event.decision.prompt, YEAR_RIGHT_MM, 9.5)
+        + sum(
+            _text_mm(f"{c.choice}. {c.consequence}", right_w, 9.0) + 1.2
+            for c in event.decision.choices
+        )
+        + 24.0
+    )
+    room = _page_height(options) - YEAR_FIXED_MM - max(left, right)
+    return max(ENCOUNTER_LINES_MIN, int(room // ROW_MM))
+
+
+YEAR_LEDGER_ROWS = (
+    ("Before", "as the year began"),
+    ("Event", "the attack, the decision and the challenge"),
+    ("Projects", "from the project worksheet"),
+    ("Evaluation", "the GM's bonus levels"),
+    ("After", "copy to the history"),
+)
+
+
+def _year_view(
+    year: int, event: Event, before: Mapping[str, int] | None, community: str, lines: int
+) -> dict[str, Any]:
+    challenge = event.challenge
+    return {
+        "year": str(year),
+        "community": community,
+        "title": event.title,
+        "id": event.id,
+        "threat": event.threat,
+        "attacks": event.attacks,
+        "attacks_title": TITLES[event.attacks],
+        "bonus": f"+{event.attack_bonus}",
+        "damage": str(event.damage),
+        "damage_unit": "level" if event.damage == 1 else "levels",
+        "story": event.story,
+        "temporary": event.temporary,
+        "challenge": {
+            "ability": challenge.ability,
+            "difficulty": str(challenge.difficulty),
+            "success": challenge.success,
+            "failure": challenge.failure,
+        },
+        "decision": {
+            "prompt": event.decision.prompt,
+            "choices": [
+                {"choice": c.choice, "consequence": c.consequence} for c in event.decision.choices
+            ],
+        },
+        "encounter": event.encounter,
+        "encounter_lines": list(range(lines)),
+        # Beside the encounter lines, under the three E's table (about six lines tall).
+        "note_lines": list(range(max(0, lines - YEAR_TABLE_LINES))),
+        "ledger_heads": [TITLES[d] for d in DEFENSES],
+        "ledger": [
+            {
+                "label": label,
+                "hint": hint,
+                "cells": (
+                    [str(before[d]) for d in DEFENSES]
+                    if label == "Before" and before is not None
+                    else ["", "", ""]
+                ),
+                "total": label in ("Before", "After"),
+            }
+            for label, hint in YEAR_LEDGER_ROWS
+        ],
+    }
+
+
+def year_sheets_context(
+    numbered: Sequence[tuple[int, Event]],
+    community: CommunityDef | None,
+    now: Mapping[str, int] | None,
+    options: BuildOptions,
+    fewer_lines: int = 0,
+) -> dict[str, Any]:
+    """View model for the GM's year sheets: one page per drawn event.
+
+    Only the first year's "before" is known in advance (the community now); later years
+    start wherever play leaves them, so their rows are left to pencil. ``fewer_lines``
+    takes ruled lines off every page, for a retry when an estimate ran over a page.
+    """
+    name = community.name if community is not None else ""
+    return {
+        "page": page_context(options),
+        "title": "Resilience year sheets",
+        "margin": f"{PAGE_MARGIN_MM:g}mm",
+        "years": [
+            _year_view(
+                year,
+                event,
+                now if index == 0 else None,
+                name,
+                max(ENCOUNTER_LINES_MIN, encounter_lines(event, options) - fewer_lines),
+            )
+            for index, (year, event) in enumerate(numbered)
+        ],
+    }

@@ -1,0 +1,397 @@
+"""Resilience card decks: the year's events and the careers, as poker cards to cut out.
+
+Two kinds share this module: ``events`` (``resilience-events.pdf``) and ``careers``
+(``careers.pdf``). Cards sit 9-up with cut marks (see ``cardsheet``); backs print on their
+own pages mirrored for duplex, beside the fronts for fold-over sheets, or not at all.
+
+The view model carries every sentence already worded ("Attacks economy", "d20 + 5",
+"hit: −2") and every position as a CSS length; the template only lays out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
+
+from ..content.loader import ContentEntry, merged_entries
+from ..definitions.campaign import Campaign
+from ..definitions.resilience_models import ABILITY_CATEGORY, Ability, Career, Event
+from ..problems import Problem
+from ..statblocks import Computed
+from .base import BuildOptions, Document, page_context
+from .cardsheet import (
+    POKER_MM,
+    Backs,
+    Edge,
+    Imposition,
+    chunks,
+    duplex_backs,
+    fold_sheet,
+    grid,
+    line_style,
+    margin_note,
+    mm,
+    page_view,
+    place,
+)
+from .cardsheet import card_collisions as card_collisions
+from .cardsheet import card_margins as card_margins
+from .cardsheet import card_overflows as card_overflows
+
+TEMPLATE = "deck/deck.html"
+DeckKind = Literal["events", "careers"]
+
+FILES: dict[DeckKind, tuple[str, str]] = {
+    # kind: (file stem, what the build summary calls it)
+    "events": ("resilience-events", "Resilience events"),
+    "careers": ("careers", "Resilience careers"),
+}
+
+# What each side of a card is called on its back, so a mixed pile sorts itself.
+BACK_LABEL: dict[DeckKind, str] = {"events": "Event", "careers": "Career"}
+
+BACKS: tuple[str, ...] = get_args(Backs)
+EDGES: tuple[str, ...] = get_args(Edge)
+
+# Bebas Neue is condensed, but a 28-letter title at full size would wrap and push every
+# section below it down a line; long titles get a smaller size so positions stay put.
+TITLE_SHORT = 18  # characters that fit at the full size
+
+MINUS = "\u2212"
+
+# One palette for CSS and the SVG icons. Colour is a bonus: ink-saver keeps only black,
+# white and a grey or two, and drops every tint.
+PALETTE: dict[str, str] = {
+    "card": "#f6f1e4",  # off-white card stock
+    "card-ink": "#221d17",  # warm black
+    "card-muted": "#5b5247",
+    "rust": "#9a4521",  # economy
+    "olive": "#56632b",  # environment
+    "slate": "#34535d",  # equity
+    "def": "#9a4521",
+    "band-ink": "#fbf7ee",
+    "mech-bg": "#ebe2cc",
+    "rule-soft": "#b9ab8f",
+    "mark": "#000",
+}
+INK_SAVER: dict[str, str] = {
+    **{name: "#000" for name in PALETTE},
+    "card": "#fff",
+    "card-muted": "#444",
+    "mech-bg": "#fff",
+    "rule-soft": "#888",
+}
+DEFENSE_COLOUR = {"economy": "rust", "environment": "olive", "equity": "slate"}
+
+FOLD_NOTE = {
+    False: "Fold on the dashed line, printed sides out, so each back sits behind its front;"
+    " then cut through both layers on the marks.",
+    True: "Fold on the dashed line, printed sides out (the backs print upside down so they"
+    " read upright when a card is turned over); then cut through both layers on the marks.",
+}
+
+# Height of the coloured title band from the trim line (plus the bleed, when there is one).
+BAND_MM = 10.2
+
+
+@dataclass(frozen=True)
+class DeckOptions:
+    """How a deck is imposed. The CLI flags are ``--backs``, ``--bleed`` and
+    ``--duplex-edge``; ``duplex_offset_mm`` comes from the campaign's settings."""
+
+    backs: Backs = "duplex"
+    bleed: bool = False
+    duplex_edge: Edge = "long"
+    duplex_offset_mm: tuple[float, float] = (0.0, 0.0)
+
+    def __post_init__(self) -> None:
+        if self.backs not in BACKS:
+            raise ValueError(f"backs must be one of {', '.join(BACKS)}, not {self.backs!r}")
+        if self.duplex_edge not in EDGES:
+            raise ValueError(f"duplex edge must be long or short, not {self.duplex_edge!r}")
+
+
+def deck_options(options: BuildOptions, campaign: Campaign | None = None) -> DeckOptions:
+    """The deck settings a build asked for. BuildOptions may carry ``backs``, ``bleed`` and
+    ``duplex_edge``; until it does, the defaults apply."""
+    offset = (0.0, 0.0)
+    if campaign is not None:
+        dx, dy = campaign.settings.duplex_offset_mm
+        offset = (float(dx), float(dy))
+    return DeckOptions(
+        backs=getattr(options, "backs", "duplex"),
+        bleed=bool(getattr(options, "bleed", False)),
+        duplex_edge=getattr(options, "duplex_edge", "long"),
+        duplex_offset_mm=offset,
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Card faces
+# ---------------------------------------------------------------------------------------
+
+
+NBSP = "\u00a0"
+# "attack bonus -3", "-1 economy", "d20 + 5": a number never starts a line away from the
+# words it modifies; a GM scanning a card should never read "bonus" and then "-3." alone.
+_BEFORE_NUMBER = re.compile(r"(?<=\w) (?=[+-]?\d)")
+_AFTER_NUMBER = re.compile(r"(?<=[+-]\d) (?=\w)|(?<=[+-]\d\d) (?=\w)")
+
+
+def keep_numbers(text: str) -> str:
+    """Glue signed numbers to their neighbours with no-break spaces."""
+    return _AFTER_NUMBER.sub(NBSP, _BEFORE_NUMBER.sub(NBSP, text))
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _title_size(title: str) -> str:
+    return "title-long" if len(title) > TITLE_SHORT else "title-short"
+
+
+def event_face(event: Event) -> dict[str, Any]:
+    """Everything printed on an event's front, in reading order."""
+    challenge = event.challenge
+    return {
+        "id": event.id,
+        "title": event.title,
+        "title_size": _title_size(event.title),
+        "threat": _cap(event.threat),
+        "defense": event.attacks,  # css class and icon: economy, environment, equity
+        "mechanic": {
+            "attacks": f"Attacks {event.attacks}",
+            "roll": f"d20 + {event.attack_bonus}",
+            "hit": f"hit: {MINUS}{event.damage}",
+        },
+        "story": event.story,
+        "temporary": keep_numbers(event.temporary),
+        "challenge": {
+            "roll": f"d20 + {challenge.ability}",
+            "difficulty": f"vs {challenge.difficulty}",
+            "success": keep_numbers(challenge.success),
+            "failure": keep_numbers(challenge.failure),
+        },
+        "decision": {
+            "prompt": event.decision.prompt,
+            "choices": [
+                {"label": c.choice, "consequence": keep_numbers(c.consequence)}
+                for c in event.decision.choices
+            ],
+        },
+        "encounter": event.encounter,
+    }
+
+
+ROLE_TEXT = {
+    "attack": "Attack",
+    "defense": "Defense",
+    "support": "Support",
+    "strategy": "Strategy",
+}
+
+
+def _category(group: Sequence[Ability]) -> str:
+    """What kind of ability a requirement line asks for: "attack", or "defense / other"."""
+    return " / ".join(dict.fromkeys(ABILITY_CATEGORY[a] for a in group))
+
+
+def career_face(career: Career) -> dict[str, Any]:
+    """A career's front: what it asks of a character and what it builds."""
+    return {
+        "id": career.id,
+        "title": career.name,
+        "title_size": _title_size(career.name),
+        "role": ROLE_TEXT[career.combat_role] if career.combat_role else "",
+        "required": [
+            {"abilities": " or ".join(group), "category": _category(group)}
+            for group in career.required
+        ],
+        "required_note": "each at level 1" if len(career.required) > 1 else "at level 1",
+        "description": career.description or "",
+        "project": career.project or "",
+    }
+
+
+def _faces(kind: DeckKind, entries: list[ContentEntry]) -> list[dict[str, Any]]:
+    if kind == "events":
+        return [event_face(e.definition) for e in entries]
+    return [career_face(e.definition) for e in entries]
+
+
+# ---------------------------------------------------------------------------------------
+# Pages
+# ---------------------------------------------------------------------------------------
+
+
+def _slot(rect: Any, face: dict[str, Any], side: str, rotated: bool = False) -> dict[str, Any]:
+    return {**place(rect), "face": face, "side": side, "rotated": rotated}
+
+
+def imposition(paper: str, deck: DeckOptions) -> Imposition:
+    if deck.backs == "fold":
+        return fold_sheet(paper, POKER_MM, deck.bleed)
+    return grid(paper, POKER_MM, deck.bleed)
+
+
+def deck_pages(
+    faces: list[dict[str, Any]], back: dict[str, Any], paper: str, deck: DeckOptions
+) -> tuple[Imposition, list[dict[str, Any]]]:
+    """Every page of a deck in print order, each with its cards, marks and fold line."""
+    layout = imposition(paper, deck)
+    marks = [line_style(m) for m in layout.marks]
+    fold = line_style(layout.fold) if layout.fold is not None else None
+    backs = (
+        duplex_backs(layout, deck.duplex_edge, deck.duplex_offset_mm)
+        if deck.backs == "duplex"
+        else layout.backs
+    )
+    note = margin_note(layout) if deck.backs == "fold" else None
+    fold_note = {**note, "text": FOLD_NOTE[layout.back_rotated]} if note is not None else None
+    pages: list[dict[str, Any]] = []
+    for number, group in enumerate(chunks(faces, layout.per_page), start=1):
+        fronts = [_slot(r, f, "front") for r, f in zip(layout.fronts, group, strict=False)]
+        if deck.backs == "fold":
+            fronts += [
+                _slot(r, back, "back", layout.back_rotated)
+                for r, _ in zip(backs, group, strict=False)
+            ]
+            pages.append(
+                {
+                    "side": "fold",
+                    "cards": fronts,
+                    "marks": marks,
+                    "fold": fold,
+                    "note": fold_note,
+                    "sheet": number,
+                }
+            )
+            continue
+        pages.append(
+            {
+                "side": "front",
+                "cards": fronts,
+                "marks": marks,
+                "fold": None,
+                "note": None,
+                "sheet": number,
+            }
+        )
+        if deck.backs == "duplex":
+            # Backs only where this sheet has a front: a short last sheet stays blank behind
+            # its empty slots. No cut marks: you cut from the front.
+            pages.append(
+                {
+                    "side": "back",
+                    "cards": [_slot(r, back, "back") for r, _ in zip(backs, group, strict=False)],
+                    "marks": [],
+                    "fold": None,
+                    "note": None,
+                    "sheet": number,
+                }
+            )
+    return layout, pages
+
+
+def deck_document(
+    kind: DeckKind,
+    entries: list[ContentEntry],
+    options: BuildOptions,
+    deck: DeckOptions,
+) -> Document:
+    stem, title = FILES[kind]
+    faces = _faces(kind, entries)
+    palette = INK_SAVER if options.ink_saver else PALETTE
+    back = {
+        "label": BACK_LABEL[kind],
+        "kind": kind,
+        "es": [
+            {
+                "name": name,
+                "initial": name[0].upper(),
+                "rest": name[1:].upper(),
+                "color": palette[colour],
+            }
+            for name, colour in DEFENSE_COLOUR.items()
+        ],
+    }
+    layout, pages = deck_pages(faces, back, options.paper, deck)
+    context = {
+        "title": title,
+        "page": page_context(options),
+        "sheet": {**page_view(layout), "band": mm(BAND_MM + layout.bleed)},
+        "kind": kind,
+        "palette": palette,
+        "pages": pages,
+        "bleed": deck.bleed,
+        "backs": deck.backs,
+        "count": len(faces),
+    }
+    return Document(
+        kind=kind,
+        title=title,
+        stem=stem,
+        template=TEMPLATE,
+        context=context,
+        duplex=deck.backs == "duplex",
+    )
+
+
+def event_documents(
+    computed: Computed, campaign: Campaign, options: BuildOptions
+) -> list[Document]:
+    """``--only events``: every built-in and campaign event, one PDF."""
+    deck = deck_options(options, campaign)
+    return [deck_document("events", merged_entries(campaign, "events"), options, deck)]
+
+
+def career_documents(
+    computed: Computed, campaign: Campaign, options: BuildOptions
+) -> list[Document]:
+    """``--only careers``: every built-in and campaign career, one PDF."""
+    deck = deck_options(options, campaign)
+    return [deck_document("careers", merged_entries(campaign, "careers"), options, deck)]
+
+
+def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> list[Document]:
+    """Both decks, for a registry that maps one kind to this module."""
+    return event_documents(computed, campaign, options) + career_documents(
+        computed, campaign, options
+    )
+
+
+def layout_problems(kind: DeckKind, campaign: Campaign | None, rendered: Any) -> list[Problem]:
+    """The build's layout lint for a rendered deck (``rendered`` is WeasyPrint's document):
+    one warning per card whose text runs off the card or over other text, placed at the
+    campaign entry that wrote it (built-in cards are tested to fit, so they name no file)."""
+    sources = {e.id: e for e in merged_entries(campaign, kind)}
+    noun = "event" if kind == "events" else "career"
+    problems: list[Problem] = []
+
+    def warn(card: str, message: str) -> None:
+        entry = sources.get(card)
+        source = entry.source if entry is not None else None
+        definition = entry.definition if entry is not None else None
+        name = str(getattr(definition, "title", None) or getattr(definition, "name", card))
+        problems.append(
+            Problem(
+                message,
+                source.file if source else "",
+                source.line() if source else None,
+                name,
+                severity="warning",
+            )
+        )
+
+    reported: set[str] = set()
+    for card, over in card_overflows(rendered):
+        warn(card, f"the {noun} card's text runs {over:g} mm past its edge; shorten it")
+        reported.add(card)
+    for card, first, second in card_collisions(rendered):
+        if card not in reported:  # one warning a card: an overflow collides as well
+            warn(card, f"text prints over other text on the card ({first!r} / {second!r})")
+            reported.add(card)
+    return problems

@@ -1,0 +1,51 @@
+"""The output folder's manifest: which files scratchpress wrote, so it never clobbers others.
+
+A PDF already in the output folder is replaced only when the manifest says we wrote it and
+its bytes are still the ones we wrote. A file the user made, or edited after we wrote it, is
+left alone unless the build is forced.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from .files import write_atomic
+
+MANIFEST = ".scratchpress-manifest.json"
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class Manifest:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.path = folder / MANIFEST
+        self.files: dict[str, str] = {}
+        try:
+            loaded = json.loads(self.path.read_text(encoding="utf-8"))
+            if isinstance(loaded, dict) and isinstance(loaded.get("files"), dict):
+                self.files = {str(k): str(v) for k, v in loaded["files"].items()}
+        except (OSError, ValueError):
+            pass  # no manifest yet, or an unreadable one: we own nothing
+
+    def may_write(self, name: str) -> bool:
+        target = self.folder / name
+        if not target.exists():
+            return True
+        if name not in self.files or not target.is_file():
+            return False
+        try:
+            return digest(target.read_bytes()) == self.files[name]
+        except OSError:
+            return False
+
+    def record(self, name: str, data: bytes) -> None:
+        self.files[name] = digest(data)
+
+    def save(self) -> None:
+        text = json.dumps({"files": dict(sorted(self.files.items()))}, indent=1) + "\n"
+        write_atomic(self.path, text.encode("utf-8"))

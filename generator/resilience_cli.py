@@ -1,0 +1,536 @@
+"""``scratchpress resilience``: table aids for Resilience, thin over the rules and content.
+
+* ``project`` checks a community project against the rules (size by number of players,
+  development and sacrifice limits) and gives its difficulty.
+* ``draw`` draws the year's events at random, reproducibly: ``random.Random(seed)`` samples
+  the sorted event ids, so one seed gives the same events on every machine. With ``-o`` it
+  writes a GM year sheet per event.
+
+Where ``--community`` finds a community: an existing file or folder is read as a campaign
+and must hold exactly one community (or name one with ``--community NAME --campaign
+PATH``); anything else is a community name, looked up (in any case) in ``--campaign`` or,
+without it, in the bundled example campaign. Its values "now" are its founding values
+with its logged projects and history applied (see ``documents/community.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+from .definitions.campaign import Campaign, display_path, load_campaign
+from .definitions.models import CommunityDef
+from .definitions.resilience_models import Event
+from .problems import InputError, Problem
+from .rules.abilities import closest
+from .rules.community import DEFENSES, ProjectPlan, plan_project, project_size
+
+resilience_app = typer.Typer(
+    name="resilience",
+    help="Resilience at the table: check a community project, draw the year's events.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+MAX_FIT_TRIES = 8
+SEED_RANGE = 1_000_000  # seeds picked for the user stay short enough to read out
+WRAP = 88
+LABEL_WIDTH = 12
+
+
+def _stop(lines: Sequence[str], code: int = 1) -> NoReturn:
+    """One line per problem on stderr, then a clean exit (never a traceback)."""
+    for line in lines:
+        typer.echo(line, err=True)
+    raise typer.Exit(code)
+
+
+def _problems(problems: Sequence[Problem]) -> NoReturn:
+    _stop([str(p) for p in problems])
+
+
+# ------------------------------------------------------------------------------ project
+
+
+LEVELS_SYNTAX = re.compile(r"^\s*([A-Za-z][A-Za-z _-]*?)\s*=\s*([+-]?\d+)\s*$")
+
+
+def parse_levels(values: Sequence[str], option: str) -> tuple[dict[str, int], list[str]]:
+    """``["economy=5", "equity=1"]`` -> ``{"economy": 5, "equity": 1}`` plus error lines."""
+    levels: dict[str, int] = {}
+    errors: list[str] = []
+    for value in values:
+        match = LEVELS_SYNTAX.match(value)
+        if match is None:
+            errors.append(f"{option} {value!r}: write defense=levels, e.g. {option} economy=5")
+            continue
+        name, number = match.group(1).strip().lower(), int(match.group(2))
+        if name not in DEFENSES:
+            hint = closest(name, DEFENSES)
+            errors.append(
+                f"{option} {value!r}: {name!r} is not a defense"
+                + (f" (did you mean {hint!r}?)" if hint else "")
+                + "; use economy, environment or equity"
+            )
+            continue
+        if number < 1:
+            errors.append(f"{option} {value!r}: levels must be a whole number, 1 or more")
+            continue
+        if name in levels:
+            errors.append(f"{option}: {name} is given twice; give it once with the total")
+            continue
+        levels[name] = number
+    return levels, errors
+
+
+@dataclass(frozen=True)
+class FoundCommunity:
+    name: str
+    definition: CommunityDef
+    now: dict[str, int]
+
+
+def find_community(ref: str, campaign_path: Path | None) -> FoundCommunity:
+    """The community ``--community`` names (see the module docstring); exits on problems."""
+    from .documents.community import current_defenses
+    from .resources import examples_dir
+
+    as_path = Path(ref)
+    by_path = as_path.exists()
+    if by_path and campaign_path is not None:
+        _stop([f"--community {ref!r} is a path; with --campaign, give a community name"], 2)
+    source = as_path if by_path else (campaign_path or examples_dir())
+    campaign = _load([source])
+    communities = [c.definition for c in campaign.communities]
+    where = display_path(source)
+    if by_path:
+        if len(communities) != 1:
+            listed = ", ".join(c.name for c in communities) or "none"
+            _stop(
+                [
+                    f"{where} holds {len(communities)} communities ({listed}); name one:"
+                    f" --community NAME --campaign {where}"
+                ],
+                2,
+            )
+        found = communities[0]
+    else:
+        match = [c for c in communities if c.name.casefold() == ref.strip().casefold()]
+        if not match:
+            names = tuple(c.name for c in communities)
+            hint = closest(ref.casefold(), tuple(n.casefold() for n in names))
+            shown = next((n for n in names if n.casefold() == hint), None)
+            _stop(
+                [
+                    f"no community named {ref!r} in {where}"
+                    + (f' (did you mean "{shown}"?)' if shown else "")
+                    + (f"; communities: {', '.join(names)}" if names else "; it has none")
+                ],
+                2,
+            )
+        found = match[0]
+    return FoundCommunity(found.name, found, current_defenses(found))
+
+
+def _load(paths: list[Path]) -> Campaign:
+    try:
+        return load_campaign(paths)
+    except InputError as err:
+        _problems(err.problems)
+
+
+def _defense_line(values: dict[str, int]) -> str:
+    return ", ".join(f"{d} {values[d]}" for d in DEFENSES)
+
+
+def _chance(plan: ProjectPlan) -> float:
+    """Chance of success on a d20 (equal or higher than the difficulty)."""
+    if plan.automatic:
+        return 1.0
+    return max(0, min(20, 21 - plan.difficulty)) / 20
+
+
+def project_report(
+    plan: ProjectPlan, players: int, community: FoundCommunity | None
+) -> dict[str, Any]:
+    """Everything ``project`` prints, as JSON-ready data."""
+    report: dict[str, Any] = {
+        "players": players,
+        "size": plan.size.size,
+        "projects_per_player": plan.size.projects_per_player,
+        "max_development": plan.size.max_development,
+        "develop": dict(plan.develop),
+        "sacrifice": dict(plan.sacrifice),
+        "developed": sum(plan.develop.values()),
+        "sacrificed": sum(plan.sacrifice.values()),
+        "difficulty": plan.difficulty,
+        "automatic": plan.automatic,
+        "chance": _chance(plan),
+        "legal": plan.legal,
+        "problems": list(plan.problems),
+        "community": None,
+    }
+    if community is not None:
+        now = community.now
+
+        def after(succeeded: bool) -> dict[str, int]:
+            change = plan.outcome(succeeded)
+            return {d: now[d] + change[d] for d in DEFENSES}
+
+        report["community"] = {
+            "name": community.name,
+            "now": dict(now),
+            "on_success": after(True),
+            "on_failure": after(False),
+        }
+    return report
+
+
+def _changes_text(changes: dict[str, int], sign: str) -> str:
+    return ", ".join(f"{name} {sign}{n}" for name, n in changes.items()) or "nothing"
+
+
+def project_text(report: dict[str, Any]) -> str:
+    players = report["players"]
+    each = report["projects_per_player"]
+    lines = [
+        f"{report['size'].capitalize()} project: {players} player{'s' if players != 1 else ''},"
+        f" {each} project{'s' if each != 1 else ''} each,"
+        f" up to {report['max_development']} levels developed",
+        f"{'Develops':<{LABEL_WIDTH}}{_changes_text(report['develop'], '+')}"
+        f" ({report['developed']} level{'s' if report['developed'] != 1 else ''})",
+        f"{'Sacrifices':<{LABEL_WIDTH}}{_changes_text(report['sacrifice'], '-')}"
+        f" ({report['sacrificed']} level{'s' if report['sacrificed'] != 1 else ''})",
+        f"{'Difficulty':<{LABEL_WIDTH}}7 + 2 × {report['developed']} - 5 × {report['sacrificed']}"
+        f" = {report['difficulty']}",
+    ]
+    if report["automatic"]:
+        result = "succeeds automatically (1 or less: a d20 never rolls under 1)"
+    elif report["chance"] == 0:
+        result = "cannot succeed: a d20 never rolls over 20"
+    else:
+        result = (
+            f"roll d20: {report['difficulty']} or more succeeds"
+            f" ({round(report['chance'] * 100)}% chance)"
+        )
+    lines.append(f"{'Result':<{LABEL_WIDTH}}{result}")
+    community = report["community"]
+    if community is not None:
+        lines.append(
+            f"{'Now':<{LABEL_WIDTH}}{community['name']}: {_defense_line(community['now'])}"
+        )
+        if report["automatic"]:
+            lines.append(f"{'After':<{LABEL_WIDTH}}{_defense_line(community['on_success'])}")
+        else:
+            lines.append(f"{'On success':<{LABEL_WIDTH}}{_defense_line(community['on_success'])}")
+            lines.append(f"{'On failure':<{LABEL_WIDTH}}{_defense_line(community['on_failure'])}")
+    return "\n".join(lines)
+
+
+@resilience_app.command()
+def project(
+    develop: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--develop",
+            "-d",
+            help="Levels developed, as defense=levels (repeat: -d economy=2 -d equity=1).",
+            show_default=False,
+        ),
+    ] = None,
+    sacrifice: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--sacrifice",
+            "-s",
+            help="Levels sacrificed, as defense=levels (repeatable).",
+            show_default=False,
+        ),
+    ] = None,
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players",
+            "-p",
+            help="Number of players, 1-7 (default: the community's players:).",
+            show_default=False,
+        ),
+    ] = None,
+    community: Annotated[
+        str | None,
+        typer.Option(
+            "--community",
+            "-c",
+            help="A campaign file or folder with one community, or a community's name"
+            " (looked up in --campaign, else in the bundled example campaign).",
+            show_default=False,
+        ),
+    ] = None,
+    campaign: Annotated[
+        Path | None,
+        typer.Option("--campaign", help="Where --community NAME is looked up.", show_default=False),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Check a community project against the rules and give its difficulty.
+
+    Difficulty = 7 + 2 × levels developed - 5 × levels sacrificed; 1 or less succeeds
+    automatically. Exits 1 naming every broken rule.
+    """
+    developed, errors = parse_levels(develop or [], "--develop")
+    sacrificed, more = parse_levels(sacrifice or [], "--sacrifice")
+    errors += more
+    if campaign is not None and community is None:
+        errors.append("--campaign only says where --community NAME is; give --community too")
+    if errors:
+        _stop(errors, 2)
+    found = find_community(community, campaign) if community is not None else None
+    if players is None:
+        players = found.definition.players if found is not None else None
+        if players is None:
+            _stop(["--players is required (1-7), or a --community that sets players:"], 2)
+    try:
+        project_size(players)
+    except ValueError as err:
+        _stop([f"broken rule: {err}"])
+    plan = plan_project(players, developed, sacrificed, found.now if found else None)
+    report = project_report(plan, players, found)
+    if as_json:
+        typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        typer.echo(project_text(report))
+    if plan.problems:
+        _stop([f"broken rule: {p}" for p in plan.problems])
+
+
+# ------------------------------------------------------------------------------ draw
+
+
+def seed_value(text: str) -> int | str:
+    """``--seed 42`` seeds with the number 42; any other text (``--seed weir``) with the text."""
+    stripped = text.strip()
+    return int(stripped) if re.fullmatch(r"[+-]?\d+", stripped) else stripped
+
+
+def draw_events(events: Sequence[Event], years: int, seed: int | str) -> list[Event]:
+    """``years`` different events, the same for one seed on every machine and run.
+
+    Sampling the sorted ids (not the file order) keeps a draw stable when a campaign's
+    files are reordered; ``random.Random`` is seeded the same way on every platform.
+    """
+    by_id = {e.id: e for e in events}
+    if years < 1:
+        raise ValueError(f"--years must be 1 or more, not {years}")
+    if years > len(by_id):
+        raise ValueError(
+            f"--years {years} asks for more events than the {len(by_id)} there are"
+            " to draw without repeats"
+        )
+    picked = random.Random(seed).sample(sorted(by_id), years)
+    return [by_id[i] for i in picked]
+
+
+def _wrapped(label: str, text: str, indent: int = 2, hang: int = 0) -> list[str]:
+    """``label`` in a fixed column, ``text`` wrapped beside it (``hang`` more on later lines)."""
+    first = " " * indent + f"{label:<{LABEL_WIDTH}}"
+    rest = " " * (indent + LABEL_WIDTH + hang)
+    return textwrap.wrap(
+        text, WRAP, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False
+    ) or [first.rstrip()]
+
+
+def _bonus(n: int) -> str:
+    return f"+{n}" if n >= 0 else str(n)
+
+
+def event_text(year: int, event: Event, now: dict[str, int] | None = None) -> str:
+    """One drawn event, laid out for a terminal."""
+    defense = event.attacks
+    against = f"{defense} ({now[defense]} now)" if now is not None else defense
+    lines = [f"Year {year} · {event.title} [{event.id}]"]
+    lines += _wrapped("Threat", f"{event.threat}; attacks {defense}")
+    lines += _wrapped(
+        "GM's roll",
+        f"d20 {_bonus(event.attack_bonus)} vs {against}; on a hit {defense} loses"
+        f" {event.damage} level{'s' if event.damage != 1 else ''}",
+    )
+    lines += _wrapped("Temporary", event.temporary)
+    challenge = event.challenge
+    lines += _wrapped(
+        "Challenge", f"d20 + {challenge.ability} vs difficulty {challenge.difficulty}"
+    )
+    lines += _wrapped("", f"success: {challenge.success}", hang=9)
+    lines += _wrapped("", f"failure: {challenge.failure}", hang=9)
+    lines += _wrapped("Decision", event.decision.prompt)
+    for number, choice in enumerate(event.decision.choices, 1):
+        lines += _wrapped("", f"{number}. {choice.choice}: {choice.consequence}", hang=3)
+    lines += _wrapped("Encounter", event.encounter)
+    return "\n".join(lines)
+
+
+def event_json(year: int, event: Event) -> dict[str, Any]:
+    return {"year": year, **event.model_dump(mode="json")}
+
+
+def _campaign_community(campaign: Campaign | None) -> CommunityDef | None:
+    """The campaign's community when there is exactly one, for numbering and "before"."""
+    if campaign is None or len(campaign.communities) != 1:
+        return None
+    definition: CommunityDef = campaign.communities[0].definition
+    return definition
+
+
+@resilience_app.command()
+def draw(
+    campaign: Annotated[
+        Path | None,
+        typer.Argument(
+            help="Campaign folder or file whose own events: join the built-in ones"
+            " (default: the built-in events only).",
+            show_default=False,
+        ),
+    ] = None,
+    seed: Annotated[
+        str | None,
+        typer.Option(
+            "--seed",
+            help="Same seed, same events on every machine (a number or any word;"
+            " default: a new one, printed so the draw can be repeated).",
+            show_default=False,
+        ),
+    ] = None,
+    years: Annotated[int, typer.Option("--years", "-n", help="How many events to draw.")] = 1,
+    first_year: Annotated[
+        int | None,
+        typer.Option(
+            "--first-year",
+            help="Number of the first drawn year (default: the year after the campaign's"
+            " last logged year, else 1).",
+            show_default=False,
+        ),
+    ] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "-o",
+            "--output",
+            help="Write a GM year sheet per event to this PDF.",
+            show_default=False,
+        ),
+    ] = None,
+    paper: Annotated[
+        str | None,
+        typer.Option("--paper", help="letter or a4 (default: the campaign's, else letter)."),
+    ] = None,
+    ink_saver: Annotated[
+        bool, typer.Option("--ink-saver", help="No filled backgrounds, greys instead of colour.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Draw this year's events at random, without repeats."""
+    from .content.loader import resilience_content
+    from .documents.community import current_defenses, latest_year
+
+    errors = []
+    if paper is not None and paper not in ("letter", "a4"):
+        errors.append(f"--paper: {paper!r} is not one of letter, a4")
+    if first_year is not None and first_year < 1:
+        errors.append(f"--first-year must be 1 or more, not {first_year}")
+    if output is not None and output.is_dir():
+        errors.append(f"-o {output}: is a folder; give a file name such as year-sheets.pdf")
+    if errors:
+        _stop(errors, 2)
+    loaded = _load([campaign]) if campaign is not None else None
+    try:
+        events = resilience_content(loaded).events
+    except InputError as err:
+        _problems(err.problems)
+    chosen_seed: int | str = (
+        seed_value(seed) if seed is not None else random.SystemRandom().randrange(SEED_RANGE)
+    )
+    try:
+        drawn = draw_events(events, years, chosen_seed)
+    except ValueError as err:
+        _stop([str(err)], 2)
+    community = _campaign_community(loaded)
+    start = (
+        first_year
+        if first_year is not None
+        else (latest_year(community) + 1 if community is not None else 1)
+    )
+    now = current_defenses(community) if community is not None else None
+    numbered = list(enumerate(drawn, start))
+    if as_json:
+        payload = {
+            "seed": chosen_seed,
+            "pool": len(events),
+            "events": [event_json(year, event) for year, event in numbered],
+        }
+        typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+    else:
+        typer.echo(
+            f"Seed {chosen_seed}: {len(drawn)} of {len(events)} events"
+            f" (draw them again with --seed {chosen_seed})"
+        )
+        for index, (year, event) in enumerate(numbered):
+            typer.echo("")
+            typer.echo(event_text(year, event, now if index == 0 else None))
+    if output is not None:
+        _write_year_sheets(output, numbered, community, now, loaded, paper, ink_saver)
+
+
+def _write_year_sheets(
+    output: Path,
+    numbered: list[tuple[int, Event]],
+    community: CommunityDef | None,
+    now: dict[str, int] | None,
+    campaign: Campaign | None,
+    paper: str | None,
+    ink_saver: bool,
+) -> None:
+    from .documents.base import BuildOptions
+    from .documents.community import YEAR_TEMPLATE, year_sheets_context
+    from .render.engine import render_pdf
+    from .render.files import write_atomic
+    from .render.templating import render_html
+    from .resources import fonts_dir, templates_dir
+
+    chosen_paper = paper or (campaign.settings.paper if campaign is not None else "letter")
+    options = BuildOptions(paper=chosen_paper, ink_saver=ink_saver)  # type: ignore[arg-type]
+    roots = [templates_dir(), fonts_dir()]
+    if campaign is not None and campaign.root is not None:
+        roots.insert(0, campaign.root.resolve())
+    # The ruled lines per page are estimated from the text; should a page still run over,
+    # take a line off every page and render again (one event must stay one page).
+    for fewer in range(MAX_FIT_TRIES):
+        context = year_sheets_context(numbered, community, now, options, fewer)
+        rendered = render_pdf(render_html(YEAR_TEMPLATE, context), templates_dir(), roots)
+        if rendered.pages <= len(numbered):
+            break
+    for warning in rendered.warnings:
+        typer.echo(f"warning: {output.name}: {warning}", err=True)
+    try:
+        write_atomic(output, rendered.pdf)
+    except OSError as err:
+        _stop([f"cannot write {output}: {err.strerror}"])
+    pages = rendered.pages
+    typer.echo(f"wrote {output} ({pages} page{'s' if pages != 1 else ''})", err=True)
+
+
+__all__ = [
+    "draw_events",
+    "find_community",
+    "parse_levels",
+    "project_report",
+    "resilience_app",
+    "seed_value",
+]

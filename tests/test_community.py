@@ -1,0 +1,344 @@
+"""Community sheets (Resilience) and career checks.
+
+The sheets are built through ``generator.build.build`` with the "community" kind added to
+the registry for the test (the shared registry lists it once it is wired in), then read
+back with pypdf: pages, paper, and the numbers the rules give for the book's worked example.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import WriteCampaign
+from pypdf import PdfReader
+
+from generator.build import BuildReport, build
+from generator.careers import career_problems
+from generator.content.loader import resilience_content
+from generator.definitions.campaign import load_campaign
+from generator.documents import registry
+from generator.documents.base import BuildOptions
+from generator.documents.community import (
+    current_defenses,
+    defends_against,
+    project_ledger,
+)
+from generator.problems import Problem
+from generator.rules.community import DEFENSES, plan_project
+from generator.statblocks import compute_campaign
+
+LETTER = (612.0, 792.0)
+A4 = (595.0, 842.0)
+
+# The book's community development example: four players, in the order they played.
+WORKED = [
+    # player, develop, sacrifice, roll, difficulty, result
+    ("Cynthia", {"economy": 5}, {"environment": 4}, None, -3, "automatic"),
+    ("David", {"environment": 5}, {}, 14, 17, "failed"),
+    ("Adam", {"environment": 2, "economy": 1}, {"equity": 1}, 8, 8, "success"),
+    ("Brian", {"equity": 4}, {"economy": 2, "environment": 1}, None, 0, "automatic"),
+]
+
+CAMPAIGN = """\
+communities:
+  - name: Example Town
+    description: the worked example of Resilience's community development
+    players: 4
+    economy: 10
+    environment: 10
+    equity: 10
+    projects:
+      - {player: Cynthia, name: Clear-cut the trees, develop: {economy: 5},
+         sacrifice: {environment: 4}}
+      - {player: David, name: Plant trees, develop: {environment: 5}, roll: 14}
+      - {player: Adam, name: Sell harvest rights, develop: {environment: 2, economy: 1},
+         sacrifice: {equity: 1}, roll: 8}
+      - {player: Brian, name: Worker cooperative, develop: {equity: 4},
+         sacrifice: {economy: 2, environment: 1}}
+    history:
+      - {year: 1, event: The Weeping Dam, note: the GM's bonus went to equity}
+  - name: Happy Bunny Commune
+    economy: {level: 3, note: struggling to stay afloat}
+    environment: {level: 20, note: perfect harmony with the Earth}
+    equity: {level: 7, note: constant bickering between vegans and vegetarians}
+"""
+
+
+@pytest.fixture
+def community_kind(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make sure ``build`` knows the kind, whether or not the registry lists it yet."""
+    monkeypatch.setitem(registry.KINDS, "community", "community")
+
+
+def _build(folder: Path, out: Path, paper: str = "letter", ink_saver: bool = False) -> BuildReport:
+    campaign = load_campaign([folder])
+    computed = compute_campaign(campaign)
+    options = BuildOptions(paper=paper, ink_saver=ink_saver)  # type: ignore[arg-type]
+    return build(computed, campaign, options, out, only=["community"])
+
+
+def _text(pdf: Path, page: int | None = None) -> str:
+    pages = PdfReader(pdf).pages
+    chosen = pages if page is None else [pages[page]]
+    return "\n".join(p.extract_text() for p in chosen)
+
+
+@pytest.fixture
+def built(
+    write_campaign: WriteCampaign, tmp_path: Path, community_kind: None
+) -> tuple[Path, BuildReport]:
+    folder = write_campaign({"town.yaml": CAMPAIGN})
+    out = tmp_path / "out"
+    return out, _build(folder, out)
+
+
+def test_one_two_page_pdf_per_community_without_warnings(built: tuple[Path, BuildReport]) -> None:
+    _, report = built
+    assert report.warnings == []
+    assert report.problems == []
+    names = sorted(w.path.name for w in report.written)
+    assert names == ["community-example-town.pdf", "community-happy-bunny-commune.pdf"]
+    for written in report.written:
+        assert written.pages == 2
+        assert written.document.kind == "community"
+        for size in written.page_sizes:
+            assert size == pytest.approx(LETTER, abs=1)
+
+
+@pytest.mark.parametrize("ink_saver", [False, True])
+def test_a4(
+    write_campaign: WriteCampaign, tmp_path: Path, community_kind: None, ink_saver: bool
+) -> None:
+    folder = write_campaign({"town.yaml": CAMPAIGN})
+    report = _build(folder, tmp_path / "a4", "a4", ink_saver)
+    assert report.warnings == []
+    for written in report.written:
+        assert written.pages == 2
+        for page in PdfReader(written.path).pages:
+            size = (float(page.mediabox.width), float(page.mediabox.height))
+            assert size == pytest.approx(A4, abs=1)
+
+
+def test_sheet_shows_the_three_es_and_the_creation_check(built: tuple[Path, BuildReport]) -> None:
+    out, _ = built
+    town = _text(out / "community-example-town.pdf", 0)
+    for word in ("ECONOMY", "ENVIRONMENT", "EQUITY"):
+        assert word in town
+    flat = " ".join(town.split())
+    for defense in DEFENSES:
+        assert " · ".join(defends_against(defense)) in flat
+    assert "Passes the creation check" in town
+    assert "7 + 2 × DEVELOPED − 5 × SACRIFICED" in town
+    assert "→ 4 1 large 5 20" in town  # the community's row of the size table
+
+    bunny = _text(out / "community-happy-bunny-commune.pdf", 0)
+    assert "Breaks the creation check" in bunny
+    assert "economy 3 is under 5" in bunny.lower()
+    assert "environment 20 is over 15" in bunny.lower()
+    assert "Happy Bunny Commune breaks it too" in bunny.replace("\n", " ")
+
+
+def test_defends_against_lists_the_books_threats() -> None:
+    assert defends_against("economy") == ["emergencies", "breakdowns", "sabotage", "bankruptcy"]
+    assert defends_against("environment") == ["attrition", "biological hazards", "sieges"]
+    assert defends_against("equity") == ["demoralization", "propaganda", "psy-ops"]
+
+
+def test_worksheet_holds_the_worked_example(built: tuple[Path, BuildReport]) -> None:
+    out, _ = built
+    worksheet = _text(out / "community-example-town.pdf", 1)
+    # Apply each outcome in order from 10/10/10, as the table would.
+    values = dict.fromkeys(DEFENSES, 10)
+    for player, develop, sacrifice, roll, difficulty, result in WORKED:
+        plan = plan_project(4, develop, sacrifice, values)
+        assert plan.legal, plan.problems
+        assert plan.difficulty == difficulty
+        succeeded = plan.automatic or (roll is not None and roll >= plan.difficulty)
+        assert result == ("automatic" if plan.automatic else "success" if succeeded else "failed")
+        change = plan.outcome(succeeded)
+        values = {d: values[d] + change[d] for d in DEFENSES}
+        shown = str(difficulty).replace("-", "−")
+        after = " ".join(str(values[d]) for d in DEFENSES)
+        row = re.search(rf"^1 {player} .*$", worksheet, re.MULTILINE)
+        assert row is not None, worksheet
+        cells = row.group(0)
+        rolled = f" {roll}" if roll is not None else ""
+        assert cells.endswith(f" {shown}{rolled} {result} {after}"), cells
+    assert values == {"economy": 14, "environment": 7, "equity": 13}
+    assert "THREE E'S AFTER" in worksheet
+    assert "The Weeping Dam" in worksheet
+
+
+def test_ledger_and_history_give_the_community_now(write_campaign: WriteCampaign) -> None:
+    folder = write_campaign({"town.yaml": CAMPAIGN})
+    town = next(c for c in load_campaign([folder]).communities if c.name == "Example Town")
+    ledger = project_ledger(town.definition)
+    assert [e.result for e in ledger.entries] == [w[5] for w in WORKED]
+    assert [e.plan.difficulty for e in ledger.entries] == [w[4] for w in WORKED]
+    assert current_defenses(town.definition) == {"economy": 14, "environment": 7, "equity": 13}
+
+
+def test_history_values_replace_the_running_ones(write_campaign: WriteCampaign) -> None:
+    folder = write_campaign(
+        {
+            "town.yaml": """\
+            communities:
+              - name: Weir
+                players: 4
+                economy: 12
+                environment: 7
+                equity: 11
+                projects:
+                  - {year: 1, develop: {environment: 3}, roll: 20}
+                  - {year: 2, develop: {economy: 2}, sacrifice: {equity: 2}}
+                  - {year: 2, develop: {equity: 1}}
+                history:
+                  - {year: 1, economy: 9, environment: 11, equity: 12}
+            """
+        }
+    )
+    weir = load_campaign([folder]).communities[0].definition
+    ledger = project_ledger(weir)
+    assert ledger.entries[0].after == {"economy": 12, "environment": 10, "equity": 11}
+    # Year 2 starts from the history row, not from the running values.
+    assert ledger.entries[1].before == {"economy": 9, "environment": 11, "equity": 12}
+    assert ledger.entries[1].result == "automatic"
+    assert ledger.entries[2].result == ""  # not rolled yet: after stays blank
+    assert ledger.entries[2].after is None
+    assert ledger.now == {"economy": 11, "environment": 11, "equity": 10}
+
+
+def test_illegal_logged_project_is_flagged_on_the_worksheet(
+    write_campaign: WriteCampaign, tmp_path: Path, community_kind: None
+) -> None:
+    folder = write_campaign(
+        {
+            "town.yaml": """\
+            communities:
+              - name: Greedy
+                players: 6
+                economy: 10
+                environment: 10
+                equity: 10
+                projects:
+                  - {player: Ann, name: Too big, develop: {economy: 4}, roll: 19}
+            """
+        }
+    )
+    out = tmp_path / "out"
+    report = _build(folder, out)
+    assert report.warnings == []
+    text = _text(out / "community-greedy.pdf", 1)
+    assert "a small project develops at most 3 levels, this one develops 4" in text
+
+
+def test_example_campaign_sheet(tmp_path: Path, community_kind: None) -> None:
+    from generator.resources import examples_dir
+
+    report = _build(examples_dir(), tmp_path)
+    (written,) = report.written
+    assert written.path.name == "community-lantern-weir.pdf"
+    assert written.pages == 2
+    assert report.warnings == []
+    text = _text(written.path)
+    assert "AFTER YEAR 1" in text
+    assert "Passes the creation check" in text
+
+
+# ---------------------------------------------------------------------------- careers
+
+PARTY = """\
+characters:
+  - name: Doc Amsel
+    player: Ana
+    career: doctor
+    abilities: {healing: 2, toughness: 2}
+  - name: Sheriff One
+    player: Ben
+    career: Sheriff
+    abilities: {shooting: 1, toughness: 1, command: 1, detection: 1}
+  - name: Sheriff Two
+    player: Cal
+    career: SHERIFF
+    abilities: {shooting: 1, quickness: 1, command: 1, detection: 1}
+  - name: Deputy Npc
+    career: Sheriff
+    abilities: {shooting: 1, quickness: 1, command: 1, detection: 1}
+  - name: Typo
+    player: Dee
+    career: Docter
+    abilities: {toughness: 1}
+  - name: Scout Vance
+    player: Eve
+    career: Scout
+    abilities: {stealth: 2, detection: 1, toughness: 1}
+careers:
+  - id: scout
+    name: Scout
+    required: [["stealth"], ["detection"], ["shooting", "fighting"]]
+"""
+
+
+def _line_of(text: str) -> int:
+    return next(i for i, line in enumerate(PARTY.splitlines(), 1) if text in line)
+
+
+def _career_problems(write_campaign: WriteCampaign) -> list[Problem]:
+    folder = write_campaign({"party.yaml": PARTY})
+    campaign = load_campaign([folder])
+    computed = compute_campaign(campaign)
+    return career_problems(campaign, computed, resilience_content(campaign).careers)
+
+
+def test_missing_required_ability_warns(write_campaign: WriteCampaign) -> None:
+    problems = _career_problems(write_campaign)
+    doc = [p for p in problems if p.entry == "Doc Amsel"]
+    assert [(p.severity, p.message) for p in doc] == [
+        ("warning", 'career "Doctor" needs quickness or acrobatics (level 1)')
+    ]
+    assert doc[0].field == "career"
+    assert doc[0].line == _line_of("career: doctor")
+    assert doc[0].file.endswith("party.yaml")
+    scout = [p.message for p in problems if p.entry == "Scout Vance"]
+    assert scout == ['career "Scout" needs shooting or fighting (level 1)']
+
+
+def test_pcs_sharing_a_career_warn_npcs_do_not(write_campaign: WriteCampaign) -> None:
+    problems = _career_problems(write_campaign)
+    shared = [p for p in problems if "is also" in p.message]
+    assert len(shared) == 1
+    assert shared[0].entry == "Sheriff Two"
+    assert shared[0].severity == "warning"
+    assert "Sheriff One" in shared[0].message
+    assert not [p for p in problems if p.entry == "Deputy Npc"]
+    assert not [p for p in problems if p.entry == "Sheriff One"]
+
+
+def test_unknown_career_is_an_error_with_a_hint(write_campaign: WriteCampaign) -> None:
+    problems = _career_problems(write_campaign)
+    typo = [p for p in problems if p.entry == "Typo"]
+    assert len(typo) == 1
+    assert typo[0].severity == "error"
+    assert typo[0].message == "unknown career 'Docter' (did you mean \"Doctor\"?)"
+    line = _line_of("career: Docter")
+    assert re.search(rf'party\.yaml:{line}: entry "Typo": career: unknown career', str(typo[0]))
+
+
+def test_unknown_career_without_a_close_name_lists_them(write_campaign: WriteCampaign) -> None:
+    folder = write_campaign(
+        {
+            "party.yaml": """\
+            characters:
+              - name: Zed
+                career: Xylophonist
+                abilities: {toughness: 1}
+            """
+        }
+    )
+    campaign = load_campaign([folder])
+    (problem,) = career_problems(
+        campaign, compute_campaign(campaign), resilience_content(campaign).careers
+    )
+    assert problem.message.startswith("unknown career 'Xylophonist'; known: Farmer, ")

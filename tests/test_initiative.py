@@ -1,0 +1,376 @@
+"""Initiative cards: the layout math on its own, the view model, and the rendered PDFs.
+
+Rendering is the slow part, so each PDF is built once per module and shared by the tests
+that read it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+
+from generator.build import BuildReport, build
+from generator.definitions.campaign import Campaign, load_campaign
+from generator.documents import initiative
+from generator.documents.base import PAPER_MM, BuildOptions
+from generator.documents.initiative import (
+    METRICS,
+    SAFE_MM,
+    Rect,
+    all_cards,
+    cut_marks,
+    fit_text,
+    fold_marks,
+    guide_lines,
+    plan_grid,
+)
+from generator.resources import examples_dir
+from generator.rules.character import CharacterStats
+from generator.statblocks import Computed, compute_campaign
+
+LETTER_PT = (612.0, 792.0)
+A4_PT = (595.28, 841.89)
+
+# The example campaign: two groups (The Rookery: 5 characters and 2 Ledger-hands, so 7
+# member rows; Weir Wardens: 4 characters, Ballast and Pell Orrin, 6 rows) and ten
+# characters, one of them (Amos Tenpenny) in no group.
+CHARACTERS = 10
+ROOKERY_ROWS = 7
+WARDENS_ROWS = 6
+
+
+# ------------------------------------------------------------------------------------------
+# Layout math
+
+
+CELLS = [
+    (paper, size, tent)
+    for paper in ("letter", "a4")
+    for size in ("poker", "index")
+    for tent in (False, True)
+]
+
+
+def _grid(paper: str, size: str, tent: bool) -> initiative.Grid:
+    m = METRICS[size]
+    return plan_grid(paper, m.card_w, 2 * m.card_h if tent else m.card_h)
+
+
+@pytest.mark.parametrize(("paper", "size", "tent"), CELLS)
+def test_cards_stay_in_the_safe_area_and_never_overlap(paper: str, size: str, tent: bool) -> None:
+    grid = _grid(paper, size, tent)
+    cells = grid.cells()
+    assert len(cells) == grid.per_page > 0
+    for cell in cells:
+        assert cell.x >= SAFE_MM - 1e-9 and cell.y >= SAFE_MM - 1e-9
+        assert cell.right <= grid.page_w - SAFE_MM + 1e-9
+        assert cell.bottom <= grid.page_h - SAFE_MM + 1e-9
+    for a, b in itertools.combinations(cells, 2):
+        assert not a.overlaps(b), (a, b)
+
+
+@pytest.mark.parametrize(("paper", "size", "tent"), CELLS)
+def test_cut_marks_sit_outside_the_cards_on_the_page(paper: str, size: str, tent: bool) -> None:
+    grid = _grid(paper, size, tent)
+    cells = grid.cells()
+    marks = cut_marks(grid) + (fold_marks(grid) if tent else [])
+    assert marks
+    for mark in marks:
+        rect = mark.rect
+        assert mark.length >= 2.0
+        assert rect.x > 0 and rect.right < grid.page_w and rect.y > 0 and rect.bottom < grid.page_h
+        for cell in cells:
+            assert not _touches(rect, cell), (mark, cell)
+
+
+def _touches(line: Rect, cell: Rect) -> bool:
+    """A zero-width line inside a card (its edges count as outside)."""
+    inside_x = cell.x < line.right and line.x < cell.right
+    inside_y = cell.y < line.bottom and line.y < cell.bottom
+    if line.w == 0:
+        inside_x = cell.x < line.x < cell.right
+    if line.h == 0:
+        inside_y = cell.y < line.y < cell.bottom
+    return inside_x and inside_y
+
+
+@pytest.mark.parametrize(("paper", "size", "tent"), CELLS)
+def test_every_card_edge_has_cut_marks(paper: str, size: str, tent: bool) -> None:
+    grid = _grid(paper, size, tent)
+    marks = cut_marks(grid)
+    xs = {round(m.x, 3) for m in marks if m.direction == "v"}
+    ys = {round(m.y, 3) for m in marks if m.direction == "h"}
+    for cell in grid.cells():
+        assert {round(cell.x, 3), round(cell.right, 3)} <= xs
+        assert {round(cell.y, 3), round(cell.bottom, 3)} <= ys
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_cards_per_page(paper: str) -> None:
+    assert _grid(paper, "poker", False).per_page == 9  # 3 x 3 on both papers
+    assert (_grid(paper, "poker", False).cols, _grid(paper, "poker", False).rows) == (3, 3)
+    assert not _grid(paper, "poker", False).landscape
+    assert _grid(paper, "index", False).per_page == 4  # 2 x 2 on a landscape page
+    assert _grid(paper, "poker", True).per_page == 4  # tents: fewer per page
+    assert _grid(paper, "index", True).per_page == 2
+
+
+def test_grid_picks_the_orientation_that_fits_more() -> None:
+    paper_w, paper_h = PAPER_MM["letter"]
+    index = _grid("letter", "index", False)
+    assert index.landscape and (index.page_w, index.page_h) == (paper_h, paper_w)
+    with pytest.raises(ValueError, match="does not fit"):
+        plan_grid("a4", 300.0, 300.0)
+
+
+def test_guides_draw_each_shared_edge_once() -> None:
+    cells = [Rect(0, 0, 10, 20), Rect(10, 0, 10, 20)]
+    lines = guide_lines(cells)
+    assert len(lines) == 7  # 2 x 2 horizontal + 3 vertical
+
+
+# ------------------------------------------------------------------------------------------
+# View model
+
+
+@pytest.fixture(scope="module")
+def example() -> tuple[Campaign, Computed]:
+    campaign = load_campaign([examples_dir()])
+    return campaign, compute_campaign(campaign)
+
+
+def _cards(computed: Computed, **options: Any) -> list[dict[str, Any]]:
+    return all_cards(computed, BuildOptions(**options))
+
+
+def test_one_card_per_group_and_character(example: tuple[Campaign, Computed]) -> None:
+    _, computed = example
+    cards = _cards(computed)
+    groups = [c for c in cards if c["kind"] == "group"]
+    characters = [c for c in cards if c["kind"] == "character"]
+    assert [c["title"] for c in characters] == [b.name for b in _grouped_order(computed)]
+    assert len(characters) == CHARACTERS
+    # Poker cards hold 6 member rows: the Rookery's 7 continue on a second card.
+    assert [(c["title"], c["part"]) for c in groups] == [
+        ("The Rookery", "1/2"),
+        ("The Rookery", "cont. 2/2"),
+        ("Weir Wardens", ""),
+    ]
+    assert sum(len(c["members"]) for c in groups) == ROOKERY_ROWS + WARDENS_ROWS
+    # Wider index cards hold every member row on one card.
+    index = _cards(computed, card_size="index")
+    assert [c["title"] for c in index if c["kind"] == "group"] == ["The Rookery", "Weir Wardens"]
+
+
+def _grouped_order(computed: Computed) -> list[Any]:
+    """Each group's characters after its card, characters without a group last."""
+    characters = computed.of_kind("character")
+    ordered = [b for g in computed.groups for b in characters if b.group == g.name]
+    return ordered + [b for b in characters if not b.group]
+
+
+def test_group_card_rows(example: tuple[Campaign, Computed]) -> None:
+    _, computed = example
+    cards = _cards(computed)
+    rookery = [r for c in cards if c["title"] == "The Rookery" for r in c["members"]]
+    names = [r["name"] for r in rookery]
+    assert names[:3] == ["Hester Greaves", "Ledger-hands 1", "Ledger-hands 2"]
+    hester = rookery[0]
+    stats = computed.block("character", "Hester Greaves").stats  # type: ignore[union-attr]
+    assert isinstance(stats, CharacterStats)
+    assert hester["cells"] == [
+        str(stats.agility),
+        str(stats.intelligence),
+        str(stats.strength),
+        str(stats.stamina),
+    ]
+    assert [t["letter"] for t in hester["ticks"]] == ["D", "S", "I"]
+    track = [b for line in hester["hp_lines"] for b in line]
+    assert [b["label"] for b in track] == ["3", "2", "1", "0"]
+    assert [b["injured"] for b in track] == [False, False, True, False]
+    assert rookery[1]["minion"] and not hester["minion"]
+    first = next(c for c in cards if c["title"] == "The Rookery")
+    assert first["bonus"] == "+38"
+    assert first["bonus_lines"] == ["2 × best stealth 4", "+ 10 × best detection 3"]
+    assert [c["label"] for c in first["columns"]] == ["AGI", "INT", "STR", "STA"]
+
+
+def test_classic_rules_print_one_defense_and_own_initiative(
+    example: tuple[Campaign, Computed],
+) -> None:
+    campaign, _ = example
+    computed = compute_campaign(campaign, "classic")
+    cards = _cards(computed)
+    group = cards[0]
+    assert [c["label"] for c in group["columns"]] == ["DEF", "STA", "INIT"]
+    character = next(c for c in cards if c["kind"] == "character")
+    assert [d["label"] for d in character["defenses"]] == ["DEF"]
+    assert character["group_line"].startswith("Rolls alone")
+    assert all(a["target"] == "DEF" for a in character["attacks"] if a["name"] != "Intimidate")
+
+
+def test_character_card(example: tuple[Campaign, Computed]) -> None:
+    _, computed = example
+    card = next(c for c in _cards(computed) if c["title"] == "Hester Greaves")
+    assert card["group_line"] == "Rolls +38 with The Rookery"
+    assert card["init"] == "+30"  # her own: 10 x detection 3
+    attacks = {a["name"]: a for a in card["attacks"]}
+    assert attacks["Shooting"] == {
+        "tick": False,
+        "letter": "",
+        "name": "Shooting",
+        "bonus": "+1",
+        "target": "AGI",
+        "damage": "2",
+        "range": "long",
+    }
+    assert attacks["Intimidate"]["tick"] and attacks["Intimidate"]["letter"] == "I"
+    assert attacks["Intimidate"]["damage"] == "panic"
+    assert "Evade" not in attacks  # not an attack
+
+
+def test_long_stat_blocks_continue_on_a_second_card(write_campaign: Callable[..., Path]) -> None:
+    folder = write_campaign(
+        {
+            "party.yaml": """
+            characters:
+              - name: Everything
+                abilities: {fighting: 4, wrestling: 4, knockout: 4, shooting: 4, blasting: 4,
+                            stealth: 4, detection: 4, command: 4, healing: 4, toughness: 19}
+                minions:
+                  - {name: Hound, count: 3, abilities: {toughness: 1}}
+            """
+        }
+    )
+    computed = compute_campaign(load_campaign([folder]))
+    cards = _cards(computed)
+    # A leader without a group still gets a group card for the minions.
+    assert [c["title"] for c in cards if c["kind"] == "group"] == ["Everything & minions"]
+    group = cards[0]
+    assert [r["name"] for r in group["members"]] == ["Everything", "Hound 1", "Hound 2", "Hound 3"]
+    everything = group["members"][0]
+    assert len(everything["hp_lines"]) > 1  # 19 HP and a 0 wrap onto more lines
+    characters = [c for c in cards if c["kind"] == "character"]
+    assert [c["part"] for c in characters] == ["1/2", "cont. 2/2"]
+    names = [a["name"] for c in characters for a in c["attacks"]]
+    assert len(names) == len(set(names)) == 11
+    for line in characters[0]["hp_lines"]:
+        assert len(line) <= math.floor((METRICS["poker"].inner_w - 6.0) / METRICS["poker"].pitch)
+
+
+def test_fit_text_keeps_the_number_of_a_minion() -> None:
+    shown = fit_text("An Enormously Long Minion Name", "Lato-Italic.ttf", 8.0, 25.0, suffix=" 2")
+    assert shown.endswith("… 2")
+    assert fit_text("Thugs", "Lato-Italic.ttf", 8.0, 25.0, suffix=" 2") == "Thugs 2"
+
+
+def test_boxes_are_big_enough_for_a_pencil() -> None:
+    for m in METRICS.values():
+        assert m.box >= 4.0 and m.tick_w >= 4.0 and m.pitch >= m.box
+
+
+# ------------------------------------------------------------------------------------------
+# Rendered PDFs
+
+
+@pytest.fixture(scope="module")
+def rendered(
+    example: tuple[Campaign, Computed], tmp_path_factory: pytest.TempPathFactory
+) -> Callable[..., tuple[BuildReport, PdfReader]]:
+    campaign, computed = example
+    cache: dict[tuple[tuple[str, Any], ...], tuple[BuildReport, PdfReader]] = {}
+
+    def render(**options: Any) -> tuple[BuildReport, PdfReader]:
+        key = tuple(sorted(options.items()))
+        if key not in cache:
+            out = tmp_path_factory.mktemp("initiative")
+            report = build(computed, campaign, BuildOptions(**options), out, ["initiative"])
+            assert [w.path.name for w in report.written] == ["initiative-cards.pdf"]
+            cache[key] = (report, PdfReader(report.written[0].path))
+        return cache[key]
+
+    return render
+
+
+def _text(reader: PdfReader) -> str:
+    return "\n".join(page.extract_text() for page in reader.pages)
+
+
+def _size(reader: PdfReader, index: int = 0) -> tuple[float, float]:
+    box = reader.pages[index].mediabox
+    return float(box.width), float(box.height)
+
+
+def _close(size: tuple[float, float], expected: tuple[float, float]) -> bool:
+    return all(abs(a - b) <= 1.0 for a, b in zip(size, expected, strict=True))
+
+
+def _card_counts(text: str) -> tuple[int, int]:
+    """Group cards carry a MEMBER heading, character cards an ATTACK heading."""
+    return text.count("MEMBER AGI"), text.count("ATTACK ROLL VS")
+
+
+def test_poker_letter(
+    rendered: Callable[..., tuple[BuildReport, PdfReader]], example: tuple[Campaign, Computed]
+) -> None:
+    report, reader = rendered()
+    assert report.warnings == [] and report.problems == []
+    groups, characters = _card_counts(_text(reader))
+    assert (groups, characters) == (3, CHARACTERS)  # the Rookery's rows need two cards
+    assert len(reader.pages) == math.ceil((groups + characters) / 9) == 2
+    assert all(_close(_size(reader, i), LETTER_PT) for i in range(len(reader.pages)))
+    _assert_group_numbers(_text(reader), example[1])
+
+
+def _assert_group_numbers(text: str, computed: Computed) -> None:
+    lines = text.splitlines()
+    for group in computed.groups:
+        assert f"+{group.bonus}" in text
+        for member in group.members:
+            stats = member.stats
+            assert isinstance(stats, CharacterStats)
+            names = (
+                [f"{member.name} {i}" for i in range(1, member.count + 1)]
+                if member.count > 1
+                else [member.name]
+            )
+            for name in names:
+                assert name in lines
+            row = f"{stats.agility} {stats.intelligence} {stats.strength} {stats.stamina}"
+            assert row in lines, (member.name, row)
+
+
+def test_index_cards_fit_four_to_a_landscape_page(
+    rendered: Callable[..., tuple[BuildReport, PdfReader]],
+) -> None:
+    report, reader = rendered(card_size="index")
+    assert report.warnings == []
+    groups, characters = _card_counts(_text(reader))
+    assert (groups, characters) == (2, CHARACTERS)  # every member row fits one index card
+    per_page = _grid("letter", "index", False).per_page
+    assert per_page != 9
+    assert len(reader.pages) == math.ceil((groups + characters) / per_page) == 3
+    assert _close(_size(reader), LETTER_PT[::-1])
+
+
+def test_tents_on_a4_in_ink_saver(
+    rendered: Callable[..., tuple[BuildReport, PdfReader]], example: tuple[Campaign, Computed]
+) -> None:
+    # One render covers A4, ink-saver and tents: rendering is what makes this file slow.
+    report, reader = rendered(tent=True, paper="a4", ink_saver=True)
+    assert report.warnings == []
+    text = _text(reader)
+    groups, characters = _card_counts(text)
+    assert (groups, characters) == (3, CHARACTERS)
+    per_page = _grid("a4", "poker", True).per_page
+    assert len(reader.pages) == math.ceil((groups + characters) / per_page) == 4
+    assert _close(_size(reader), A4_PT[::-1])
+    assert text.count("FOLD") == groups + characters
+    assert "played by Priya" in text  # the player side of her character's tent
+    _assert_group_numbers(text, example[1])
