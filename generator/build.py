@@ -1,20 +1,33 @@
-"""`scratchpress build`: every printable of a campaign, rendered and written safely."""
+"""`scratchpress build`: every printable of a campaign, rendered and written safely.
+
+HTML is made in this process (fast); PDFs are rendered in worker processes (render/pool.py)
+unless the content-hash cache (render/cache.py) already holds them; each file is written
+atomically and recorded in the output folder's manifest.
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from jinja2 import TemplateError, TemplateSyntaxError
 
 from .definitions.campaign import Campaign, display_path
 from .documents.base import BuildOptions, Document
 from .documents.registry import KINDS, maker
 from .problems import Problem
+from .render.cache import RenderCache, cache_key
 from .render.files import clean_stale_temps, write_atomic
 from .render.manifest import Manifest
-from .render.templating import render_html
+from .render.pool import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, Job, Outcome, run_jobs
+from .render.templating import render_html, theme_dirs
 from .resources import fonts_dir, templates_dir
 from .statblocks import Computed
+
+CARD_KINDS = {"events", "careers"}  # decks whose layout is measured card by card
 
 
 @dataclass(frozen=True)
@@ -24,13 +37,15 @@ class Written:
     pages: int
     sheets: int  # sheets of paper when printed (duplex documents use both sides)
     page_sizes: list[tuple[float, float]]
+    cached: bool = False
 
 
 @dataclass
 class BuildReport:
     written: list[Written] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)  # errors: the build partly failed
     warnings: list[str] = field(default_factory=list)
+    lint: list[Problem] = field(default_factory=list)  # layout warnings (fatal with --strict)
 
     @property
     def pages(self) -> int:
@@ -39,6 +54,25 @@ class BuildReport:
     @property
     def sheets(self) -> int:
         return sum(w.sheets for w in self.written)
+
+    @property
+    def from_cache(self) -> int:
+        return sum(1 for w in self.written if w.cached)
+
+
+@dataclass(frozen=True)
+class BuildSettings:
+    """How to run the build, as opposed to what to print (BuildOptions)."""
+
+    jobs: int = 0  # 0: one worker per core
+    use_cache: bool = True
+    force: bool = False
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    memory_mb: int = DEFAULT_MEMORY_MB
+
+    @property
+    def workers(self) -> int:
+        return self.jobs if self.jobs > 0 else (os.cpu_count() or 1)
 
 
 def collect_documents(
@@ -58,14 +92,27 @@ def allowed_roots(campaign: Campaign) -> list[Path]:
     return roots
 
 
-def render_document(
-    document: Document, campaign: Campaign
-) -> tuple[bytes, int, list[tuple[float, float]], list[str], list[str]]:
-    from .render.engine import render_pdf  # imports WeasyPrint: only when rendering
+def _lint(document: Document, campaign: Campaign, outcome: Outcome) -> list[Problem]:
+    if document.kind not in CARD_KINDS:
+        return []
+    from .documents.deck import describe_layout
 
-    html = render_html(document.template, document.context)
-    rendered = render_pdf(html, templates_dir(), allowed_roots(campaign))
-    return rendered.pdf, rendered.pages, rendered.page_sizes, rendered.warnings, rendered.refused
+    return describe_layout(
+        document.kind,  # type: ignore[arg-type]
+        campaign,
+        [(str(c), float(m)) for c, m in outcome.overflows],
+        [(str(c), str(a), str(b)) for c, a, b in outcome.collisions],
+    )
+
+
+def _meta(outcome: Outcome) -> dict[str, Any]:
+    return {
+        "pages": outcome.pages,
+        "page_sizes": outcome.page_sizes,
+        "warnings": outcome.warnings,
+        "overflows": outcome.overflows,
+        "collisions": outcome.collisions,
+    }
 
 
 def build(
@@ -76,33 +123,104 @@ def build(
     only: list[str] | None = None,
     progress: Callable[[Written], None] | None = None,
     force: bool = False,
+    settings: BuildSettings | None = None,
+    on_rendered: Callable[[int, int], None] | None = None,
 ) -> BuildReport:
+    settings = settings or BuildSettings(force=force)
+    force = force or settings.force
     report = BuildReport()
     out_dir.mkdir(parents=True, exist_ok=True)
     clean_stale_temps(out_dir)
     manifest = Manifest(out_dir)
-    for document in collect_documents(computed, campaign, options, only):
-        pdf, pages, sizes, warnings, refused = render_document(document, campaign)
-        for message in refused:
-            report.problems.append(Problem(f"refused to load {message}", document.filename))
-        for message in warnings:
-            if not any(message.endswith(r) for r in refused):
-                report.warnings.append(f"{document.filename}: {message}")
-        path = out_dir / document.filename
+    render_cache = RenderCache(out_dir, enabled=settings.use_cache)
+    roots = tuple(allowed_roots(campaign))
+
+    themes = theme_dirs(campaign.root)
+    documents = collect_documents(computed, campaign, options, only)
+    by_key: dict[str, list[Document]] = {}
+    outcomes: dict[str, Outcome] = {}
+    jobs: list[Job] = []
+    for document in documents:
         if not force and not manifest.may_write(document.filename):
-            report.problems.append(Problem(
-                "exists and was not written by scratchpress (or was changed since);"
-                " left untouched; use --force to replace it", display_path(path)))
+            report.problems.append(
+                Problem(
+                    "exists and was not written by scratchpress (or was changed since);"
+                    " left untouched; use --force to replace it",
+                    display_path(out_dir / document.filename),
+                )
+            )
             continue
-        write_atomic(path, pdf)
-        manifest.record(document.filename, pdf)
-        manifest.save()
-        sheets = (pages + 1) // 2 if document.duplex else pages
-        written = Written(document, path, pages, sheets, sizes)
-        report.written.append(written)
-        if progress is not None:
-            progress(written)
+        try:
+            html = render_html(document.template, document.context, themes)
+        except TemplateError as err:  # a campaign's theme template is broken or hostile
+            where = f"{err.filename}:{err.lineno}: " if isinstance(err, TemplateSyntaxError) else ""
+            report.problems.append(
+                Problem(
+                    f"{where}template error: {err.message or type(err).__name__}",
+                    display_path(out_dir / document.filename),
+                )
+            )
+            continue
+        key = cache_key(html, document.kind)
+        if key in by_key:  # the same PDF twice (rare): render once
+            by_key[key].append(document)
+            continue
+        by_key[key] = [document]
+        hit = render_cache.get(key)
+        if hit is not None:
+            pdf, meta = hit
+            outcomes[key] = Outcome(
+                key,
+                pdf,
+                int(meta["pages"]),
+                [(float(w), float(h)) for w, h in meta["page_sizes"]],
+                list(meta["warnings"]),
+                [],
+                [tuple(o) for o in meta["overflows"]],
+                [tuple(c) for c in meta["collisions"]],
+            )
+            outcomes[key].seconds = -1.0  # marks a cache hit
+        else:
+            jobs.append(Job(key, html, templates_dir(), roots, document.kind in CARD_KINDS))
+
+    rendered = run_jobs(jobs, settings.workers, settings.timeout_s, settings.memory_mb)
+    for done, outcome in enumerate(rendered, start=1):
+        outcomes[outcome.key] = outcome
+        if on_rendered:
+            on_rendered(done, len(jobs))
+        if outcome.error is None and not outcome.refused:
+            render_cache.put(outcome.key, outcome.pdf, _meta(outcome))
+
+    # Write in document order so the summary reads the same every run.
+    for key, group in by_key.items():
+        outcome = outcomes[key]
+        for document in group:
+            path = out_dir / document.filename
+            if outcome.error is not None:
+                report.problems.append(Problem(outcome.error, display_path(path)))
+                continue
+            for message in outcome.refused:
+                report.problems.append(Problem(f"refused to load {message}", document.filename))
+            for message in outcome.warnings:
+                if not any(message.endswith(r) for r in outcome.refused):
+                    report.warnings.append(f"{document.filename}: {message}")
+            report.lint += _lint(document, campaign, outcome)
+            write_atomic(path, outcome.pdf)
+            manifest.record(document.filename, outcome.pdf)
+            sheets = (outcome.pages + 1) // 2 if document.duplex else outcome.pages
+            written = Written(
+                document,
+                path,
+                outcome.pages,
+                sheets,
+                outcome.page_sizes,
+                cached=outcome.seconds < 0,
+            )
+            report.written.append(written)
+            if progress is not None:
+                progress(written)
+    manifest.save()
     return report
 
 
-__all__ = ["BuildOptions", "BuildReport", "build", "display_path"]
+__all__ = ["BuildOptions", "BuildReport", "BuildSettings", "build", "display_path"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -154,6 +154,12 @@ def import_(
         typer.echo(f"wrote {output} ({counts})", err=True)
 
 
+def _choice(name: str, value: str | None, allowed: tuple[str, ...]) -> list[Problem]:
+    if value is None or value in allowed:
+        return []
+    return [Problem(f"{name}: {value!r} is not one of {', '.join(allowed)}")]
+
+
 @app.command()
 def build(
     campaign: Annotated[
@@ -192,15 +198,28 @@ def build(
     duplex_edge: Annotated[
         str, typer.Option("--duplex-edge", help="Which edge your printer flips: long or short.")
     ] = "long",
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", help="Worker processes (0: one per core).", min=0)
+    ] = 0,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Render everything again, ignoring the cache.")
+    ] = False,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Layout problems (overflowing text) fail the build.")
+    ] = False,
+    png: Annotated[
+        bool, typer.Option("--png", help="Also write every page as PNG (for virtual tabletops).")
+    ] = False,
+    watch: Annotated[
+        bool, typer.Option("--watch", help="Rebuild whenever a campaign file is saved.")
+    ] = False,
     force: Annotated[
         bool, typer.Option("--force", help="Replace files in the output folder we did not write.")
     ] = False,
     rules: RulesOpt = None,
 ) -> None:
     """Render every printable of a campaign to PDF."""
-    from .build import build as run_build
     from .documents.base import BuildOptions
-    from .documents.registry import KINDS
     from .resources import examples_dir
 
     folder = campaign if campaign is not None else examples_dir()
@@ -210,9 +229,9 @@ def build(
     if only is not None:
         kinds = [k.strip() for k in only.split(",") if k.strip()]
         for kind in kinds:
-            if kind not in KINDS:
+            if kind not in KIND_NAMES:
                 problems.append(
-                    Problem(f"--only: unknown kind {kind!r}; choose from {', '.join(KINDS)}")
+                    Problem(f"--only: unknown kind {kind!r}; choose from {', '.join(KIND_NAMES)}")
                 )
     if not folder.is_dir():
         problems.append(Problem("not a campaign folder", str(folder)))
@@ -223,59 +242,163 @@ def build(
     except ValueError:
         problems.append(Problem(f"--carry-range: {carry_range!r} must be like 10-20, within 1-40"))
         low, high = 10, 20
-    for name, value, allowed in (
-        ("--paper", paper, ("letter", "a4")),
-        ("--units", units, ("metric", "imperial", "both")),
-        ("--cards", cards, ("poker", "index")),
-    ):
-        if value is not None and value not in allowed:
-            problems.append(Problem(f"{name}: {value!r} is not one of {', '.join(allowed)}"))
+    problems += _choice("--paper", paper, ("letter", "a4"))
+    problems += _choice("--units", units, ("metric", "imperial", "both"))
+    problems += _choice("--cards", cards, ("poker", "index"))
+    problems += _choice("--backs", backs, ("none", "duplex", "fold"))
+    problems += _choice("--duplex-edge", duplex_edge, ("long", "short"))
     if problems:
         fail(problems)
-    loaded, computed = load([folder], rules)
-    blocking = [p for p in computed.errors if "printed" not in (p.field or "").split(".")]
-    if blocking:
-        fail(blocking)
-    for problem in computed.warnings:
-        typer.echo(str(problem), err=True)
-    options = BuildOptions(
-        paper=paper or loaded.settings.paper,  # type: ignore[arg-type]
-        units=units or loaded.settings.units,  # type: ignore[arg-type]
-        ink_saver=ink_saver,
-        card_size=cards,  # type: ignore[arg-type]
-        tent=tent,
-        carry_low=low,
-        carry_high=high,
-        backs=backs,  # type: ignore[arg-type]
-        bleed=bleed,
-        duplex_edge=duplex_edge,  # type: ignore[arg-type]
-    )
-    from .render.images import ImageProblem
 
-    try:
-        report = run_build(
-            computed,
-            loaded,
-            options,
-            out_dir,
-            kinds,
-            force=force,
-            progress=lambda w: typer.echo(
-                f"wrote {w.path} ({w.pages} page{'s' if w.pages != 1 else ''})"
-            ),
+    def options_for(loaded: Campaign) -> BuildOptions:
+        return BuildOptions(
+            paper=paper or loaded.settings.paper,  # type: ignore[arg-type]
+            units=units or loaded.settings.units,  # type: ignore[arg-type]
+            ink_saver=ink_saver,
+            card_size=cards,  # type: ignore[arg-type]
+            tent=tent,
+            carry_low=low,
+            carry_high=high,
+            backs=backs,  # type: ignore[arg-type]
+            bleed=bleed,
+            duplex_edge=duplex_edge,  # type: ignore[arg-type]
         )
-    except ImageProblem as err:
-        fail([Problem(str(err))])
-    for warning in report.warnings:
-        typer.echo(f"warning: {warning}", err=True)
-    for problem in report.problems:
-        typer.echo(str(problem), err=True)
-    typer.echo(
-        f"{len(report.written)} documents, {report.pages} pages, "
-        f"{report.sheets} sheets of paper ({options.paper}) in {out_dir}/"
-    )
-    if report.problems:
-        raise typer.Exit(1)
+
+    from .build import BuildSettings
+
+    settings = BuildSettings(jobs=jobs, use_cache=not no_cache, force=force)
+    run = _BuildRun(folder, out_dir, kinds, rules, options_for, settings, strict, png)
+    if not watch:
+        raise typer.Exit(run.once())
+    run.watch()
+
+
+class _BuildRun:
+    """One build, or a build that repeats on every save (``--watch``)."""
+
+    def __init__(
+        self,
+        folder: Path,
+        out_dir: Path,
+        kinds: list[str] | None,
+        rules: str | None,
+        options_for: Any,
+        settings: Any,
+        strict: bool,
+        png: bool,
+    ) -> None:
+        self.folder, self.out_dir, self.kinds, self.rules = folder, out_dir, kinds, rules
+        self.options_for, self.settings, self.strict, self.png = options_for, settings, strict, png
+
+    def once(self) -> int:
+        """Build; returns the exit code (0 fine, 1 input errors or a partly failed build)."""
+        import time
+
+        from .build import build as run_build
+        from .render.images import ImageProblem
+
+        started = time.perf_counter()
+        try:
+            loaded, computed = load([self.folder], self.rules)
+        except typer.Exit as stop:
+            return int(stop.exit_code or 1)
+        blocking = [p for p in computed.errors if "printed" not in (p.field or "").split(".")]
+        if blocking:
+            for problem in blocking:
+                typer.echo(str(problem), err=True)
+            return 1
+        for problem in computed.warnings:
+            typer.echo(str(problem), err=True)
+        options = self.options_for(loaded)
+        with _progress() as on_rendered:
+            try:
+                report = run_build(
+                    computed,
+                    loaded,
+                    options,
+                    self.out_dir,
+                    self.kinds,
+                    settings=self.settings,
+                    progress=lambda w: typer.echo(
+                        f"wrote {w.path} ({plural(w.pages, 'page')}"
+                        + (", unchanged)" if w.cached else ")")
+                    ),
+                    on_rendered=on_rendered,
+                )
+            except ImageProblem as err:
+                typer.echo(str(err), err=True)
+                return 1
+        for warning in report.warnings:
+            typer.echo(f"warning: {warning}", err=True)
+        for problem in report.lint:
+            typer.echo(str(problem), err=True)
+        for problem in report.problems:
+            typer.echo(str(problem), err=True)
+        if self.png:
+            from .render.png import write_pngs
+
+            count = write_pngs([w.path for w in report.written], self.out_dir / "png")
+            typer.echo(f"wrote {count} PNG files in {self.out_dir / 'png'}/")
+        seconds = time.perf_counter() - started
+        rendered = len(report.written) - report.from_cache
+        typer.echo(
+            f"{plural(len(report.written), 'document')}, {plural(report.pages, 'page')}, "
+            f"{report.sheets} sheets of paper ({options.paper}) in {self.out_dir}/"
+            f" ({rendered} rendered, {report.from_cache} unchanged, {seconds:.1f} s)"
+        )
+        if report.problems:
+            typer.echo(
+                "the build partly failed: the files above were written, the rest not.", err=True
+            )
+            return 1
+        if self.strict and report.lint:
+            typer.echo(f"--strict: {plural(len(report.lint), 'layout problem')}.", err=True)
+            return 1
+        return 0
+
+    def watch(self) -> None:
+        from watchfiles import watch
+
+        from .resources import templates_dir
+
+        self.once()
+        typer.echo(f"watching {self.folder} for changes (Ctrl-C to stop)")
+        try:
+            for _changes in watch(
+                self.folder,
+                templates_dir(),
+                watch_filter=lambda _, path: (
+                    ".scratchpress" not in path and not path.endswith(".pdf")
+                ),
+            ):
+                self.once()
+        except KeyboardInterrupt:
+            return
+
+
+class _progress:
+    """A progress bar on a terminal for builds that render more than a handful of files."""
+
+    def __enter__(self) -> Any:
+        import sys
+
+        self.bar: Any = None
+        if not sys.stderr.isatty():
+            return None
+        from rich.progress import Progress
+
+        self.bar = Progress(transient=True)
+        self.bar.start()
+        self.task = self.bar.add_task("rendering", total=None)
+
+        def update(done: int, total: int) -> None:
+            self.bar.update(self.task, completed=done, total=total)
+
+        return update
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
 
 
 @app.command()

@@ -364,9 +364,19 @@ def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> 
 
 
 def layout_problems(kind: DeckKind, campaign: Campaign | None, rendered: Any) -> list[Problem]:
-    """The build's layout lint for a rendered deck (``rendered`` is WeasyPrint's document):
-    one warning per card whose text runs off the card or over other text, placed at the
-    campaign entry that wrote it (built-in cards are tested to fit, so they name no file)."""
+    """The build's layout lint for a rendered deck (``rendered`` is WeasyPrint's document)."""
+    return describe_layout(kind, campaign, card_overflows(rendered), card_collisions(rendered))
+
+
+def describe_layout(
+    kind: DeckKind,
+    campaign: Campaign | None,
+    overflows: list[tuple[str, float]],
+    collisions: list[tuple[str, str, str]],
+) -> list[Problem]:
+    """One warning per card whose text runs off the card or over other text, placed at the
+    campaign entry that wrote it (built-in cards are tested to fit, so they name no file).
+    Takes measurements rather than the document so render workers can send them back."""
     sources = {e.id: e for e in merged_entries(campaign, kind)}
     noun = "event" if kind == "events" else "career"
     problems: list[Problem] = []
@@ -387,10 +397,10 @@ def layout_problems(kind: DeckKind, campaign: Campaign | None, rendered: Any) ->
         )
 
     reported: set[str] = set()
-    for card, over in card_overflows(rendered):
+    for card, over in overflows:
         warn(card, f"the {noun} card's text runs {over:g} mm past its edge; shorten it")
         reported.add(card)
-    for card, first, second in card_collisions(rendered):
+    for card, first, second in collisions:
         if card not in reported:  # one warning a card: an overflow collides as well
             warn(card, f"text prints over other text on the card ({first!r} / {second!r})")
             reported.add(card)

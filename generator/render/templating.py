@@ -31,5 +31,18 @@ def environment(extra: tuple[Path, ...] = ()) -> ImmutableSandboxedEnvironment:
     return env
 
 
-def render_html(template: str, context: dict[str, Any]) -> str:
-    return environment().get_template(template).render(**context)
+THEME_DIR = "theme"
+
+
+def theme_dirs(campaign_root: Path | None) -> tuple[Path, ...]:
+    """A campaign may override any template or stylesheet by putting a file of the same
+    name under ``theme/`` (e.g. ``theme/sheet/sheet.css``). Those files come from whoever
+    shared the campaign, which is why every template runs in the sandbox."""
+    if campaign_root is None:
+        return ()
+    theme = campaign_root / THEME_DIR
+    return (theme.resolve(),) if theme.is_dir() else ()
+
+
+def render_html(template: str, context: dict[str, Any], themes: tuple[Path, ...] = ()) -> str:
+    return environment(themes).get_template(template).render(**context)

@@ -1,0 +1,151 @@
+"""Render documents in worker processes: in parallel, each with a time and memory limit.
+
+WeasyPrint spends 75-80% of its time in style and layout and cannot be made much faster
+from outside, so a build wins by rendering on every core and by rendering less (see
+render/cache.py). A worker per document also contains runaway input: a user template that
+nests thousands of elements or asks for a giant page is killed at its time limit or fails
+its memory limit, and the rest of the build still comes out.
+
+Workers are forked from a parent that has already imported WeasyPrint, so starting one
+costs milliseconds, not the 0.35 s import.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import resource
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+DEFAULT_TIMEOUT_S = 180.0
+DEFAULT_MEMORY_MB = 3072
+
+
+@dataclass(frozen=True)
+class Job:
+    key: str  # the cache key; also identifies the job in results
+    html: str
+    base_dir: Path
+    roots: tuple[Path, ...]
+    lint_cards: bool = False
+
+
+@dataclass
+class Outcome:
+    key: str
+    pdf: bytes = b""
+    pages: int = 0
+    page_sizes: list[tuple[float, float]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    overflows: list[tuple[str, float]] = field(default_factory=list)
+    collisions: list[tuple[str, str, str]] = field(default_factory=list)
+    error: str | None = None  # set when the document could not be rendered
+    seconds: float = 0.0
+
+
+def render_job(job: Job) -> Outcome:
+    """Render one job in this process (the worker body; also used when jobs == 1)."""
+    from ..documents.cardsheet import card_collisions, card_overflows
+    from .engine import render_pdf
+
+    started = time.perf_counter()
+    rendered = render_pdf(job.html, job.base_dir, list(job.roots), keep_document=job.lint_cards)
+    outcome = Outcome(
+        key=job.key,
+        pdf=rendered.pdf,
+        pages=rendered.pages,
+        page_sizes=rendered.page_sizes,
+        warnings=rendered.warnings,
+        refused=rendered.refused,
+    )
+    if job.lint_cards and rendered.document is not None:
+        outcome.overflows = card_overflows(rendered.document)
+        outcome.collisions = card_collisions(rendered.document)
+    outcome.seconds = time.perf_counter() - started
+    return outcome
+
+
+def _worker(job: Job, conn: Connection, memory_mb: int) -> None:
+    outcome: Outcome
+    try:
+        limit = memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        outcome = render_job(job)
+    except MemoryError:
+        outcome = Outcome(job.key, error=f"needed more than {memory_mb} MB of memory; stopped")
+    except Exception as err:  # report, never crash the build: the message names the cause
+        last = traceback.extract_tb(err.__traceback__)[-1:]
+        where = f" ({last[0].name})" if last else ""
+        outcome = Outcome(
+            job.key, error=f"could not be rendered: {type(err).__name__}: {err}{where}"
+        )
+    try:
+        conn.send(outcome)
+    finally:
+        conn.close()
+
+
+def run_jobs(
+    jobs: list[Job],
+    workers: int,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    memory_mb: int = DEFAULT_MEMORY_MB,
+    on_done: Callable[[Outcome], None] | None = None,
+) -> Iterator[Outcome]:
+    """Yield an Outcome per job as each finishes, at most ``workers`` at a time."""
+    if workers <= 1 or len(jobs) <= 1 or not hasattr(os, "fork"):
+        for job in jobs:
+            outcome = _in_process(job)
+            if on_done:
+                on_done(outcome)
+            yield outcome
+        return
+    from . import engine  # noqa: F401  import WeasyPrint once, before forking
+
+    context = multiprocessing.get_context("fork")
+    pending = list(jobs)
+    running: dict[str, tuple[Any, Connection, float]] = {}
+    while pending or running:
+        while pending and len(running) < workers:
+            job = pending.pop(0)
+            parent, child = context.Pipe(duplex=False)
+            process = context.Process(target=_worker, args=(job, child, memory_mb), daemon=True)
+            process.start()
+            child.close()
+            running[job.key] = (process, parent, time.monotonic())
+        ready = multiprocessing.connection.wait([c for _, c, _ in running.values()], timeout=0.2)
+        now = time.monotonic()
+        for key, (process, conn, started) in list(running.items()):
+            finished: Outcome | None = None
+            if conn in ready:
+                try:
+                    finished = conn.recv()
+                except (EOFError, OSError):
+                    finished = Outcome(key, error="the renderer stopped unexpectedly (killed?)")
+                process.join(5)
+            elif now - started > timeout_s:
+                process.kill()
+                process.join(5)
+                finished = Outcome(key, error=f"took longer than {timeout_s:g} s; stopped")
+            elif not process.is_alive() and not conn.poll():
+                finished = Outcome(key, error="the renderer stopped unexpectedly (out of memory?)")
+            if finished is not None:
+                conn.close()
+                del running[key]
+                if on_done:
+                    on_done(finished)
+                yield finished
+
+
+def _in_process(job: Job) -> Outcome:
+    try:
+        return render_job(job)
+    except Exception as err:
+        return Outcome(job.key, error=f"could not be rendered: {type(err).__name__}: {err}")
