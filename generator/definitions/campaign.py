@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -319,17 +320,35 @@ def _entry_name(raw: Any, key: str, index: int) -> str:
     return f"{KIND_OF_LIST[key]} #{index + 1}"
 
 
+class RefusedFile(ValueError):
+    pass
+
+
+def read_text_capped(path: Path, cap: int = MAX_FILE_BYTES) -> str:
+    """Read a definitions file, refusing anything that is not a modest regular file.
+
+    Checked on the open descriptor, so a FIFO, ``/dev/zero`` or a file swapped in after the
+    check can neither block the read nor fill memory.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise RefusedFile("not a regular file; refused")
+        data = handle.read(cap + 1)
+    if len(data) > cap:
+        raise RefusedFile(f"larger than {cap // 1024 // 1024} MB; refused")
+    return data.decode("utf-8")
+
+
 def load_file(path: Path, campaign: Campaign, problems: list[Problem]) -> None:
     shown = display_path(path)
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            problems.append(
-                Problem(f"larger than {MAX_FILE_BYTES // 1024 // 1024} MB; refused", shown)
-            )
-            return
-        text = path.read_text(encoding="utf-8")
+        text = read_text_capped(path)
     except UnicodeDecodeError:
         problems.append(Problem("not UTF-8 text", shown))
+        return
+    except RefusedFile as err:
+        problems.append(Problem(str(err), shown))
         return
     except OSError as err:
         problems.append(Problem(f"cannot read: {err.strerror}", shown))
@@ -410,7 +429,11 @@ def load_settings(folder: Path, override_rules: str | None, problems: list[Probl
     settings = Settings()
     if file.is_file():
         shown = display_path(file)
-        text = file.read_text(encoding="utf-8")
+        try:
+            text = read_text_capped(file, 256 * 1024)
+        except (OSError, RefusedFile, UnicodeDecodeError) as err:
+            problems.append(Problem(f"cannot read: {err}", shown))
+            text = ""
         try:
             values = tomllib.loads(text)
         except tomllib.TOMLDecodeError as err:
@@ -429,6 +452,11 @@ def load_settings(folder: Path, override_rules: str | None, problems: list[Probl
     return settings
 
 
+def _inside(path: Path, root: Path) -> bool:
+    real, base = Path(os.path.realpath(path)), Path(os.path.realpath(root))
+    return base in real.parents
+
+
 def campaign_files(paths: list[Path]) -> tuple[Path | None, list[Path]]:
     """The YAML files to read and the campaign folder whose settings apply."""
     files: list[Path] = []
@@ -439,7 +467,7 @@ def campaign_files(paths: list[Path]) -> tuple[Path | None, list[Path]]:
             files += sorted(
                 p
                 for p in path.iterdir()
-                if p.suffix in {".yaml", ".yml"} and p.name not in RESERVED_FILES and p.is_file()
+                if p.suffix in {".yaml", ".yml"} and p.name not in RESERVED_FILES and not p.is_dir()
             )
         else:
             root = root or path.parent
@@ -461,6 +489,11 @@ def load_campaign(paths: list[Path], rules: str | None = None) -> Campaign:
     if not files:
         raise InputError([Problem("no *.yaml definitions found", display_path(paths[0]))])
     for file in files:
+        if root is not None and file.parent == root and not _inside(file, root):
+            problems.append(
+                Problem("a link to a file outside the campaign folder; refused", display_path(file))
+            )
+            continue
         load_file(file, campaign, problems)
     if problems:
         raise InputError(problems)

@@ -67,6 +67,21 @@ def font_config() -> FontConfiguration:
 PT_PER_PX = 0.75
 
 
+def refuse_attachments(document: Any, refused: list[str]) -> None:
+    """Drop ``<link rel=attachment>`` and ``<a rel=attachment>`` before writing: embedding
+    a file into the PDF is a way to smuggle a campaign file (or anything a symlink reaches)
+    into output the user passes on."""
+    for attachment in document.metadata.attachments:
+        refused.append(f"attachment {getattr(attachment, 'url', '?')}: files are never embedded")
+    document.metadata.attachments = []
+    for page in document.pages:
+        kept = [link for link in page.links if link[0] != "attachment"]
+        for link in page.links:
+            if link[0] == "attachment":
+                refused.append(f"attachment {link[1]}: files are never embedded")
+        page.links[:] = kept
+
+
 def render_pdf(
     html: str, base_dir: Path, roots: list[Path], keep_document: bool = False
 ) -> Rendered:
@@ -75,6 +90,7 @@ def render_pdf(
         document = weasyprint.HTML(
             string=html, base_url=base_dir.as_uri() + "/", url_fetcher=fetcher
         ).render(font_config=font_config())
+        refuse_attachments(document, fetcher.refused)
         pdf = document.write_pdf()
     sizes = [(p.width * PT_PER_PX, p.height * PT_PER_PX) for p in document.pages]
     return Rendered(
