@@ -23,7 +23,7 @@ def health_text(bands: HealthBands) -> dict[str, str]:
         if band is None:
             return "none"
         low, high = band
-        return str(low) if low == high else f"{low}-{high}"
+        return str(low) if low == high else f"{low}–{high}"
 
     return {"healthy": span(bands.healthy), "injured": span(bands.injured), "incapacitated": "0"}
 

@@ -1,0 +1,452 @@
+"""Character sheets: pages, paper, the numbers they print, minion backs, crowded fronts.
+
+Rendering is the slow part (about a second a sheet), so each fixture builds a handful of
+chosen characters once per module, through `generator.build.build` as the CLI does.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+
+from generator.build import BuildReport, build
+from generator.definitions.campaign import Campaign, load_campaign
+from generator.documents import sheet
+from generator.documents.base import BuildOptions
+from generator.documents.common import carry_cells, signed
+from generator.render.images import ImageProblem
+from generator.resources import examples_dir
+from generator.rules import CharacterStats
+from generator.statblocks import Computed, compute_campaign
+
+LETTER = (612.0, 792.0)
+A4 = (595.0, 842.0)
+MM = 72 / 25.4  # PDF points per millimetre
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Built:
+    campaign: Campaign
+    computed: Computed
+    report: BuildReport
+    out: Path
+
+    def pdf(self, name: str) -> PdfReader:
+        written = next(w for w in self.report.written if w.document.title == name)
+        return PdfReader(written.path)
+
+    def text(self, name: str, page: int) -> str:
+        return self.pdf(name).pages[page].extract_text()
+
+    def stats(self, name: str) -> CharacterStats:
+        block = self.computed.block("character", name)
+        assert block is not None and isinstance(block.stats, CharacterStats)
+        return block.stats
+
+
+def _only(computed: Computed, names: set[str]) -> Computed:
+    """The same campaign with only these characters (and their minions) to render."""
+    blocks = [
+        b
+        for b in computed.blocks
+        if (b.kind == "character" and b.name in names) or (b.kind == "minion" and b.leader in names)
+    ]
+    return dataclasses.replace(computed, blocks=blocks)
+
+
+def _build(folder: Path, out: Path, names: set[str] | None, **options: Any) -> Built:
+    campaign = load_campaign([folder])
+    computed = compute_campaign(campaign)
+    chosen = _only(computed, names) if names is not None else computed
+    report = build(chosen, campaign, BuildOptions(**options), out, only=["sheets"])
+    return Built(campaign, computed, report, out)
+
+
+def _squash(text: str) -> str:
+    """Text without any whitespace: line breaks inside a long note must not matter."""
+    return "".join(text.split())
+
+
+def _page_size(reader: PdfReader, index: int) -> tuple[float, float]:
+    page = reader.pages[index]
+    return float(page.mediabox.width), float(page.mediabox.height)
+
+
+def _text_positions(reader: PdfReader, index: int) -> list[tuple[float, float, str]]:
+    """(x, y) in millimetres from the bottom left of every piece of text on a page."""
+    found: list[tuple[float, float, str]] = []
+
+    def visit(text: str, cm: list[float], tm: list[float], *_: object) -> None:
+        if text.strip():
+            x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+            y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+            found.append((x / MM, y / MM, text.strip()))
+
+    reader.pages[index].extract_text(visitor_text=visit)
+    return found
+
+
+def _assert_fits(reader: PdfReader, index: int) -> None:
+    """Nothing spilled past the sheet: the footer is the lowest text, where the layout puts
+    it, and no text starts within 6 mm of an edge."""
+    width, height = (v / MM for v in _page_size(reader, index))
+    texts = _text_positions(reader, index)
+    assert texts
+    lowest = min(y for _, y, _ in texts)
+    # The footer's baseline sits just above the page margin and the slack below the sheet;
+    # anything that overflowed the sheet would have pushed it lower.
+    floor = sheet.PAGE_MARGIN_MM + sheet.PAGE_SLACK_MM + 0.5
+    assert lowest >= floor, sorted(texts, key=lambda t: t[1])[:3]
+    footer = [t for t in texts if t[1] < lowest + 1.0]
+    others = [t for t in texts if t[1] >= lowest + 1.0]
+    assert all(y > lowest + 2.5 for _, y, _ in others), (
+        footer,
+        sorted(others, key=lambda t: t[1])[:3],
+    )
+    for x, y, text in texts:
+        assert 6.0 <= x <= width - 6.0, (x, text)
+        assert 6.0 <= y <= height - 6.0, (y, text)
+
+
+def _clean(report: BuildReport) -> None:
+    assert report.warnings == [], report.warnings
+    assert report.problems == [], report.problems
+
+
+# --- the example campaign ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def examples(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    """Ilse Marrow leads two minions (a front and a back); Teodora Vance has no command."""
+    out = tmp_path_factory.mktemp("examples")
+    return _build(examples_dir(), out, {"Ilse Marrow", "Teodora Vance"})
+
+
+@pytest.fixture(scope="module")
+def examples_a4(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    out = tmp_path_factory.mktemp("examples-a4")
+    return _build(examples_dir(), out, {"Ilse Marrow"}, paper="a4", ink_saver=True)
+
+
+def test_example_sheets_build_cleanly(examples: Built, examples_a4: Built) -> None:
+    _clean(examples.report)
+    _clean(examples_a4.report)
+    stems = {w.path.name for w in examples.report.written}
+    assert stems == {"sheet-ilse-marrow.pdf", "sheet-teodora-vance.pdf"}
+
+
+def test_a_character_without_command_is_one_page(examples: Built) -> None:
+    reader = examples.pdf("Teodora Vance")
+    assert len(reader.pages) == 1
+    assert _page_size(reader, 0) == pytest.approx(LETTER, abs=1)
+    _assert_fits(reader, 0)
+    written = next(w for w in examples.report.written if w.document.title == "Teodora Vance")
+    assert not written.document.duplex
+
+
+def test_a_leader_gets_a_back_for_duplex(examples: Built) -> None:
+    reader = examples.pdf("Ilse Marrow")
+    assert len(reader.pages) == 2
+    for index in (0, 1):
+        assert _page_size(reader, index) == pytest.approx(LETTER, abs=1)
+        _assert_fits(reader, index)
+    written = next(w for w in examples.report.written if w.document.title == "Ilse Marrow")
+    assert written.document.duplex
+    assert written.sheets == 1
+
+
+def test_a4_front_and_back(examples_a4: Built) -> None:
+    reader = examples_a4.pdf("Ilse Marrow")
+    assert len(reader.pages) == 2
+    for index in (0, 1):
+        assert _page_size(reader, index) == pytest.approx(A4, abs=1)
+        _assert_fits(reader, index)
+
+
+def test_ink_saver_portrait_is_grey(examples_a4: Built) -> None:
+    page = examples_a4.pdf("Ilse Marrow").pages[0]
+    [image] = page.images
+    assert image.image is not None and image.image.mode == "L"
+
+
+@pytest.mark.parametrize("name", ["Ilse Marrow", "Teodora Vance"])
+def test_front_prints_every_computed_number(examples: Built, name: str) -> None:
+    stats = examples.stats(name)
+    text = examples.text(name, 0)
+    words = text.split()
+    for value in (stats.agility, stats.intelligence, stats.strength, stats.stamina):
+        assert str(value) in words, value
+    assert str(stats.hit_points) in words
+    assert signed(stats.initiative_bonus) in words
+    assert f"CP {stats.cp} of {stats.budget.cp}" in " ".join(words)
+    assert stats.carry is not None
+    for label, cell in carry_cells(stats.carry, "both").items():
+        if label != "strength":
+            assert _squash(cell) in _squash(text), cell
+    for action in stats.actions:
+        assert action.name in text
+        if action.bonus is not None:
+            expected = signed(action.bonus) if action.roll else "d20"
+            assert expected in words, (action.name, expected)
+    for ability in stats.abilities:
+        assert _squash(ability.note) in _squash(text)
+    # The health bands with their ranges.
+    assert "healthy" in text and "injured" in text and "incapacitated" in text
+
+
+def test_group_initiative_is_named(examples: Built) -> None:
+    text = " ".join(examples.text("Ilse Marrow", 0).split())
+    group = next(g for g in examples.computed.groups if g.name == "Weir Wardens")
+    assert f"Weir Wardens: the group rolls d20 {signed(group.bonus)}" in text
+
+
+def test_back_lists_the_minions(examples: Built) -> None:
+    text = examples.text("Ilse Marrow", 1)
+    assert "Ballast" in text and "Pell Orrin" in text
+    assert "command 4: up to 2 minions, 4 CP".upper() in text.upper()
+    assert "4 of 4 CP spent" in text
+    # Both allowed minions are present: no blank frame to fill in.
+    assert "to recruit" not in text
+    for minion in examples.computed.minions_of("Ilse Marrow"):
+        assert isinstance(minion.stats, CharacterStats)
+        for ability in minion.stats.abilities:
+            assert _squash(ability.note) in _squash(text)
+
+
+# --- a campaign of awkward characters ------------------------------------------------------
+
+LONG = (
+    "a note long enough to wrap twice or three times on the sheet, written to prove that the"
+    " layout makes room for it or shortens it gracefully instead of clipping it off the page"
+)
+CROWDED_ABILITIES = {
+    "toughness": 6,
+    "shooting": 3,
+    "fighting": 3,
+    "wrestling": 2,
+    "knockout": 2,
+    "stealth": 3,
+    "detection": 2,
+    "quickness": 3,
+    "flying": 2,
+    "healing": 2,
+    "craftsmanship": 2,
+    "command": 3,
+}
+
+
+def _ability_yaml(abilities: dict[str, int], note: str) -> str:
+    return "\n".join(
+        f'      {name}: {{level: {level}, note: "{note} ({name})"}}'
+        for name, level in abilities.items()
+    )
+
+
+AWKWARD = f"""\
+characters:
+  - name: Crowded Corvina Ashgrove-Pemberton
+    player: Sam
+    description: "{LONG}"
+    group: Test Party
+    abilities:
+{_ability_yaml(CROWDED_ABILITIES, LONG)}
+    minions:
+      - name: Gull
+        description: a sea bird with opinions
+        abilities:
+          toughness: {{level: 2, note: "{LONG}"}}
+
+  - name: "<script>alert(1)</script>"
+    abilities:
+      toughness: {{level: 2, note: '<img src="file:///etc/passwd">'}}
+      shooting: 1
+
+  - name: Lone Leader
+    description: has command but nobody yet
+    abilities:
+      command: 2
+      toughness: 2
+
+  - name: Thug Boss
+    abilities:
+      command: 4
+      toughness: 3
+    minions:
+      - name: Thugs
+        count: 2
+        abilities:
+          toughness: 2
+"""
+
+
+@pytest.fixture(scope="module")
+def awkward_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("awkward")
+    (folder / "party.yaml").write_text(textwrap.dedent(AWKWARD), encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def awkward(awkward_folder: Path, tmp_path_factory: pytest.TempPathFactory) -> Built:
+    return _build(awkward_folder, tmp_path_factory.mktemp("awkward-out"), None)
+
+
+@pytest.fixture(scope="module")
+def crowded_a4(awkward_folder: Path, tmp_path_factory: pytest.TempPathFactory) -> Built:
+    out = tmp_path_factory.mktemp("crowded-a4")
+    return _build(awkward_folder, out, {"Crowded Corvina Ashgrove-Pemberton"}, paper="a4")
+
+
+def test_awkward_campaign_builds_cleanly(awkward: Built, crowded_a4: Built) -> None:
+    _clean(awkward.report)
+    _clean(crowded_a4.report)
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_many_abilities_with_long_notes_fit_one_front(
+    awkward: Built, crowded_a4: Built, paper: str
+) -> None:
+    built = awkward if paper == "letter" else crowded_a4
+    name = "Crowded Corvina Ashgrove-Pemberton"
+    reader = built.pdf(name)
+    assert len(reader.pages) == 2  # command 3: a front and a back, nothing spilled
+    size = LETTER if paper == "letter" else A4
+    for index in (0, 1):
+        assert _page_size(reader, index) == pytest.approx(size, abs=1)
+        _assert_fits(reader, index)
+    text = built.text(name, 0)
+    stats = built.stats(name)
+    for ability in stats.abilities:
+        assert ability.name in text
+    for value in (stats.agility, stats.intelligence, stats.strength, stats.hit_points):
+        assert str(value) in text.split()
+
+
+def test_over_budget_is_flagged_on_the_front(awkward: Built) -> None:
+    name = "Crowded Corvina Ashgrove-Pemberton"
+    stats = awkward.stats(name)
+    assert stats.over_budget
+    text = " ".join(awkward.text(name, 0).split())
+    assert "Outside the campaign limits" in text
+    assert f"spends {stats.cp} CP, over the budget of 10" in text
+    assert "toughness 6 is above the maximum level 4" in text
+    assert "ABOVE MAX 4" in text.upper()
+
+
+def test_hostile_name_and_note_are_literal_text(awkward: Built) -> None:
+    name = "<script>alert(1)</script>"
+    written = next(w for w in awkward.report.written if w.document.title == name)
+    assert written.path.name == "sheet-script-alert-1-script.pdf"
+    text = _squash(awkward.text(name, 0))
+    assert _squash(name) in text
+    assert _squash('<img src="file:///etc/passwd">') in text
+    assert "root:" not in text
+
+
+def test_fewer_minions_than_allowed_leaves_blank_frames(awkward: Built) -> None:
+    # One minion of two: one frame to fill in, with one HP box per level of command.
+    crowded = awkward.text("Crowded Corvina Ashgrove-Pemberton", 1)
+    assert "Gull" in crowded
+    assert "Minion 2".upper() in crowded.upper() and "to recruit" in crowded
+    # No minions at all: two blank frames.
+    lone = awkward.pdf("Lone Leader")
+    assert len(lone.pages) == 2
+    text = lone.pages[1].extract_text()
+    assert text.upper().count("TO RECRUIT") == 2
+    assert "0 of 2 CP spent" in text
+    # A group of two thugs fills both places: no blank frame, two HP tracks.
+    boss = awkward.text("Thug Boss", 1)
+    assert "to recruit" not in boss
+    assert "Thugs 1".upper() in boss.upper() and "Thugs 2".upper() in boss.upper()
+    assert "2 × 2 CP" in boss
+
+
+def test_no_command_means_no_back(awkward: Built) -> None:
+    # The hostile character has no command: one page.
+    assert len(awkward.pdf("<script>alert(1)</script>").pages) == 1
+
+
+def test_portrait_placeholder_when_none_is_given(awkward: Built) -> None:
+    assert "PORTRAIT" in awkward.text("Lone Leader", 0).upper()
+
+
+# --- view model ----------------------------------------------------------------------------
+
+
+def _context(folder: Path, name: str, **options: Any) -> dict[str, Any]:
+    campaign = load_campaign([folder])
+    computed = compute_campaign(campaign)
+    [document] = [
+        d for d in sheet.documents(computed, campaign, BuildOptions(**options)) if d.title == name
+    ]
+    return document.context
+
+
+def test_hp_track_marks_injured_boxes(examples: Built) -> None:
+    context = _context(examples_dir(), "Ilse Marrow")
+    # Toughness 3, stamina 1: boxes 3 and 2 healthy, 1 injured, then the round 0.
+    assert [(b["hp"], b["injured"]) for b in context["health"]["track"]] == [
+        ("3", False),
+        ("2", False),
+        ("1", True),
+    ]
+    assert [b["range"] for b in context["health"]["bands"]] == ["2–3", "1", "0"]
+
+
+def test_movement_shows_air_only_for_fliers(awkward_folder: Path) -> None:
+    flier = _context(awkward_folder, "Crowded Corvina Ashgrove-Pemberton")
+    assert flier["movement"]["columns"] == ["ground", "air", "rough", "water"]
+    walker = _context(awkward_folder, "Lone Leader")
+    assert walker["movement"]["columns"] == ["ground", "rough", "water"]
+
+
+def test_units_follow_the_option(examples: Built) -> None:
+    context = _context(examples_dir(), "Teodora Vance", units="metric")
+    assert [r["value"] for r in context["carry"]["rows"]] == ["18 kg", "45 kg", "90 kg"]
+
+
+def test_classic_rules_print_one_defense(tmp_path: Path) -> None:
+    folder = tmp_path / "classic"
+    folder.mkdir()
+    (folder / "scratchpress.toml").write_text('rules = "classic"\n')
+    (folder / "a.yaml").write_text(
+        "characters:\n  - name: Old Timer\n    abilities: {toughness: 4, quickness: 2}\n"
+    )
+    context = _context(folder, "Old Timer")
+    assert [d["label"] for d in context["defenses"]] == ["Defense"]
+    assert context["carry"] is None  # no strength in the classic rules
+
+
+def test_crowded_front_steps_down_and_keeps_notes_when_it_can(awkward_folder: Path) -> None:
+    roomy = _context(awkward_folder, "Thug Boss")
+    assert (roomy["density"], len(roomy["abilities"]), roomy["condensed"]) == ("normal", 1, False)
+    crowded = _context(awkward_folder, "Crowded Corvina Ashgrove-Pemberton")
+    assert crowded["density"] != "normal" or len(crowded["abilities"]) > 1
+
+
+def test_a_bad_portrait_is_an_image_problem(tmp_path: Path) -> None:
+    folder = tmp_path / "c"
+    folder.mkdir()
+    (folder / "face.png").write_bytes(b"not an image at all")
+    (folder / "a.yaml").write_text(
+        "characters:\n  - name: Face\n    portrait: face.png\n    abilities: {toughness: 2}\n"
+    )
+    campaign = load_campaign([folder])
+    with pytest.raises(ImageProblem, match="not an image"):
+        sheet.documents(compute_campaign(campaign), campaign, BuildOptions())
+
+
+def test_cut_keeps_whole_words() -> None:
+    assert sheet._cut("short", 40) == "short"
+    cut = sheet._cut("one two three four five six seven", 20)
+    assert cut.endswith("…") and len(cut) <= 20 and "thre…" not in cut
+    assert sheet._cut("anything", 0) == ""
