@@ -21,6 +21,7 @@ from .documents.registry import KINDS, maker
 from .problems import Problem
 from .render.cache import RenderCache, cache_key
 from .render.files import clean_stale_temps, write_atomic
+from .render.lint import missing_glyphs
 from .render.manifest import Manifest
 from .render.pool import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, Job, Outcome, run_jobs
 from .render.templating import render_html, theme_dirs
@@ -93,11 +94,22 @@ def allowed_roots(campaign: Campaign) -> list[Path]:
 
 
 def _lint(document: Document, campaign: Campaign, outcome: Outcome) -> list[Problem]:
+    problems = [
+        Problem(
+            f"{field} overflows by {mm:.1f} mm",
+            document.filename,
+            None,
+            entry or document.title,
+            None,
+            "warning",
+        )
+        for entry, field, mm in outcome.frames
+    ]
     if document.kind not in CARD_KINDS:
-        return []
+        return problems
     from .documents.deck import describe_layout
 
-    return describe_layout(
+    return problems + describe_layout(
         document.kind,  # type: ignore[arg-type]
         campaign,
         [(str(c), float(m)) for c, m in outcome.overflows],
@@ -112,6 +124,7 @@ def _meta(outcome: Outcome) -> dict[str, Any]:
         "warnings": outcome.warnings,
         "overflows": outcome.overflows,
         "collisions": outcome.collisions,
+        "frames": outcome.frames,
     }
 
 
@@ -166,6 +179,17 @@ def build(
             by_key[key].append(document)
             continue
         by_key[key] = [document]
+        report.lint += [
+            Problem(
+                f"uses a character no bundled font has: {char!r}",
+                document.filename,
+                None,
+                document.title,
+                None,
+                "warning",
+            )
+            for char in missing_glyphs(html)
+        ]
         hit = render_cache.get(key)
         if hit is not None:
             pdf, meta = hit
@@ -178,6 +202,7 @@ def build(
                 [],
                 [tuple(o) for o in meta["overflows"]],
                 [tuple(c) for c in meta["collisions"]],
+                [tuple(f) for f in meta.get("frames", [])],
             )
             outcomes[key].seconds = -1.0  # marks a cache hit
         else:
@@ -202,6 +227,9 @@ def build(
             for message in outcome.refused:
                 report.problems.append(Problem(f"refused to load {message}", document.filename))
             for message in outcome.warnings:
+                # Missing glyphs are reported once, by our lint, with the entry's name.
+                if message.startswith(".notdef glyph"):
+                    continue
                 if not any(message.endswith(r) for r in outcome.refused):
                     report.warnings.append(f"{document.filename}: {message}")
             report.lint += _lint(document, campaign, outcome)

@@ -46,6 +46,7 @@ class Outcome:
     refused: list[str] = field(default_factory=list)
     overflows: list[tuple[str, float]] = field(default_factory=list)
     collisions: list[tuple[str, str, str]] = field(default_factory=list)
+    frames: list[tuple[str, str, float]] = field(default_factory=list)  # text out of its frame
     error: str | None = None  # set when the document could not be rendered
     seconds: float = 0.0
 
@@ -56,7 +57,9 @@ def render_job(job: Job) -> Outcome:
     from .engine import render_pdf
 
     started = time.perf_counter()
-    rendered = render_pdf(job.html, job.base_dir, list(job.roots), keep_document=job.lint_cards)
+    from .lint import frame_overflows
+
+    rendered = render_pdf(job.html, job.base_dir, list(job.roots), keep_document=True)
     outcome = Outcome(
         key=job.key,
         pdf=rendered.pdf,
@@ -65,6 +68,8 @@ def render_job(job: Job) -> Outcome:
         warnings=rendered.warnings,
         refused=rendered.refused,
     )
+    if rendered.document is not None:
+        outcome.frames = frame_overflows(rendered.document)
     if job.lint_cards and rendered.document is not None:
         outcome.overflows = card_overflows(rendered.document)
         outcome.collisions = card_collisions(rendered.document)
