@@ -117,6 +117,32 @@ def _lint(document: Document, campaign: Campaign, outcome: Outcome) -> list[Prob
     )
 
 
+def _write_saddle(
+    document: Document,
+    pdf: bytes,
+    out_dir: Path,
+    manifest: Manifest,
+    force: bool,
+    report: BuildReport,
+) -> None:
+    """The printer's copy: pages reordered 2-up for folding and stapling. The tagged
+    reading copy stays as it is beside it."""
+    from .render.impose import impose_saddle
+
+    name = f"{document.stem}-saddle.pdf"
+    if not force and not manifest.may_write(name):
+        report.problems.append(
+            Problem(
+                "exists and was not written by scratchpress; left untouched; use --force",
+                display_path(out_dir / name),
+            )
+        )
+        return
+    imposed = impose_saddle(pdf)
+    write_atomic(out_dir / name, imposed)
+    manifest.record(name, imposed)
+
+
 def _meta(outcome: Outcome) -> dict[str, Any]:
     return {
         "pages": outcome.pages,
@@ -174,7 +200,7 @@ def build(
                 )
             )
             continue
-        key = cache_key(html, document.kind)
+        key = cache_key(html, f"{document.kind}/{document.pdf_variant}")
         if key in by_key:  # the same PDF twice (rare): render once
             by_key[key].append(document)
             continue
@@ -206,7 +232,16 @@ def build(
             )
             outcomes[key].seconds = -1.0  # marks a cache hit
         else:
-            jobs.append(Job(key, html, templates_dir(), roots, document.kind in CARD_KINDS))
+            jobs.append(
+                Job(
+                    key,
+                    html,
+                    templates_dir(),
+                    roots,
+                    document.kind in CARD_KINDS,
+                    document.pdf_variant,
+                )
+            )
 
     rendered = run_jobs(jobs, settings.workers, settings.timeout_s, settings.memory_mb)
     for done, outcome in enumerate(rendered, start=1):
@@ -235,6 +270,8 @@ def build(
             report.lint += _lint(document, campaign, outcome)
             write_atomic(path, outcome.pdf)
             manifest.record(document.filename, outcome.pdf)
+            if document.kind == "booklets" and options.impose == "saddle":
+                _write_saddle(document, outcome.pdf, out_dir, manifest, force, report)
             sheets = (outcome.pages + 1) // 2 if document.duplex else outcome.pages
             written = Written(
                 document,

@@ -96,6 +96,7 @@ def check(
     strict: Annotated[bool, typer.Option("--strict", help="Count warnings as errors.")] = False,
 ) -> None:
     """Validate definitions and compare printed: values with the rules."""
+    from .booklet import booklet_problems
     from .careers import career_problems
     from .content.loader import content_problems, resilience_content
 
@@ -106,6 +107,7 @@ def check(
         fail(err.problems)
     computed.problems += career_problems(campaign, computed, careers)
     computed.problems += content_problems(campaign)
+    computed.problems += booklet_problems(campaign, computed)
     for problem in computed.problems:
         typer.echo(str(problem), err=problem.severity == "error")
     errors, warnings = len(computed.errors), len(computed.warnings)
@@ -214,6 +216,9 @@ def build(
     watch: Annotated[
         bool, typer.Option("--watch", help="Rebuild whenever a campaign file is saved.")
     ] = False,
+    impose: Annotated[
+        str, typer.Option("--impose", help="Booklets: also write a 2-up copy: none or saddle.")
+    ] = "none",
     force: Annotated[
         bool, typer.Option("--force", help="Replace files in the output folder we did not write.")
     ] = False,
@@ -248,6 +253,7 @@ def build(
     problems += _choice("--cards", cards, ("poker", "index"))
     problems += _choice("--backs", backs, ("none", "duplex", "fold"))
     problems += _choice("--duplex-edge", duplex_edge, ("long", "short"))
+    problems += _choice("--impose", impose, ("none", "saddle"))
     if problems:
         fail(problems)
 
@@ -263,6 +269,7 @@ def build(
             backs=backs,  # type: ignore[arg-type]
             bleed=bleed,
             duplex_edge=duplex_edge,  # type: ignore[arg-type]
+            impose=impose,  # type: ignore[arg-type]
         )
 
     from .build import BuildSettings
@@ -328,6 +335,10 @@ class _BuildRun:
                 )
             except ImageProblem as err:
                 typer.echo(str(err), err=True)
+                return 1
+            except InputError as err:  # a booklet or other content that cannot be used
+                for problem in err.problems:
+                    typer.echo(str(problem), err=True)
                 return 1
         for warning in report.warnings:
             typer.echo(f"warning: {warning}", err=True)

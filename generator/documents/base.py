@@ -26,6 +26,8 @@ class BuildOptions:
     backs: Literal["none", "duplex", "fold"] = "duplex"
     bleed: bool = False
     duplex_edge: Literal["long", "short"] = "long"
+    # Booklets: also write a copy imposed 2-up for saddle stitching.
+    impose: Literal["none", "saddle"] = "none"
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,7 @@ class Document:
     template: str  # path under templates/, e.g. "sheet/sheet.html"
     context: dict[str, Any] = field(default_factory=dict)
     duplex: bool = False  # pages meant for both sides of a sheet (front + back)
+    pdf_variant: str | None = None  # e.g. "pdf/ua-1": tagged for screen readers (booklets)
 
     @property
     def filename(self) -> str:

@@ -20,6 +20,7 @@ KINDS: dict[str, str] = {
     "community": "community",
     "events": "deck:event_documents",
     "careers": "deck:career_documents",
+    "booklets": "booklet",
 }
 
 

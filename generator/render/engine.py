@@ -83,15 +83,20 @@ def refuse_attachments(document: Any, refused: list[str]) -> None:
 
 
 def render_pdf(
-    html: str, base_dir: Path, roots: list[Path], keep_document: bool = False
+    html: str,
+    base_dir: Path,
+    roots: list[Path],
+    keep_document: bool = False,
+    pdf_variant: str | None = None,
 ) -> Rendered:
+    """Render ``html``; ``pdf_variant="pdf/ua-1"`` writes a tagged PDF (booklets)."""
     fetcher = ConfinedFetcher([base_dir, *roots])
     with collect_warnings() as messages:
         document = weasyprint.HTML(
             string=html, base_url=base_dir.as_uri() + "/", url_fetcher=fetcher
         ).render(font_config=font_config())
         refuse_attachments(document, fetcher.refused)
-        pdf = document.write_pdf()
+        pdf = document.write_pdf(pdf_variant=pdf_variant) if pdf_variant else document.write_pdf()
     sizes = [(p.width * PT_PER_PX, p.height * PT_PER_PX) for p in document.pages]
     return Rendered(
         pdf=pdf,

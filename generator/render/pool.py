@@ -34,6 +34,7 @@ class Job:
     base_dir: Path
     roots: tuple[Path, ...]
     lint_cards: bool = False
+    pdf_variant: str | None = None
 
 
 @dataclass
@@ -59,7 +60,9 @@ def render_job(job: Job) -> Outcome:
     started = time.perf_counter()
     from .lint import frame_overflows
 
-    rendered = render_pdf(job.html, job.base_dir, list(job.roots), keep_document=True)
+    rendered = render_pdf(
+        job.html, job.base_dir, list(job.roots), keep_document=True, pdf_variant=job.pdf_variant
+    )
     outcome = Outcome(
         key=job.key,
         pdf=rendered.pdf,

@@ -1,0 +1,674 @@
+"""Booklets: booklet.yaml + Markdown chapters -> a tagged PDF book; saddle-stitch imposition;
+the reference tables booklets can insert (RULES.md §11-§13), checked cell by cell.
+
+The example booklet is rendered once (tagged, as ``render_booklet_pdf`` does) and read back
+with pypdf: contents page numbers against the pages chapters really start on, bookmarks,
+metadata, the structure tree. Small throwaway campaigns cover the errors and the hostile
+input.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+import pikepdf
+import pytest
+from conftest import WriteCampaign, shared_location
+from pypdf import PdfReader
+from pypdf.generic import BooleanObject, DictionaryObject
+
+from generator.booklet import (
+    booklet_problems,
+    booklet_view,
+    load_booklet,
+    render_booklet_pdf,
+)
+from generator.build import allowed_roots, build
+from generator.definitions.campaign import load_campaign
+from generator.documents import registry
+from generator.documents.base import BuildOptions
+from generator.documents.booklet import documents
+from generator.problems import InputError
+from generator.render.engine import Rendered
+from generator.render.impose import impose_saddle, padded_length, saddle_order
+from generator.render.templating import render_html
+from generator.resources import examples_dir, templates_dir
+from generator.rules.tables import (
+    CARD_SUITS,
+    D6_GRID,
+    D6_TIMES_FOUR,
+    TWO_D6_DOUBLED,
+    card_table,
+    card_value,
+    d6_grid_distribution,
+    d6_grid_value,
+    pace_seconds,
+    pace_table,
+    random_damage,
+    random_damage_table,
+    round_fraction,
+)
+from generator.statblocks import compute_campaign
+
+LETTER = (612.0, 792.0)
+A5 = (419.53, 595.28)
+EXAMPLE_TITLE = "Scratch at the Table"
+EXAMPLE_AUTHOR = "The scratchpress contributors"
+
+# --------------------------------------------------------------------------------------------
+# helpers
+
+
+def _render(folder: Path, paper: str = "letter") -> tuple[Rendered, dict[str, Any]]:
+    campaign = load_campaign([folder])
+    computed = compute_campaign(campaign)
+    [document] = documents(computed, campaign, BuildOptions(paper=paper))  # type: ignore[arg-type]
+    html = render_html(document.template, document.context)
+    return render_booklet_pdf(html, templates_dir(), allowed_roots(campaign)), document.context
+
+
+def _texts(pdf: bytes) -> list[str]:
+    return [page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages]
+
+
+def _outline(reader: PdfReader) -> list[tuple[int, str, int]]:
+    """(depth, title, 1-based page) of every bookmark, in order."""
+    found: list[tuple[int, str, int]] = []
+
+    def walk(items: list[Any], depth: int) -> None:
+        for item in items:
+            if isinstance(item, list):
+                walk(item, depth + 1)
+            else:
+                page = reader.get_destination_page_number(item)
+                assert page is not None, item.title
+                found.append((depth, str(item.title), page + 1))
+
+    walk(reader.outline, 0)
+    return found
+
+
+def _view(folder: Path, paper: str = "letter") -> dict[str, Any]:
+    campaign = load_campaign([folder])
+    computed = compute_campaign(campaign)
+    booklet = load_booklet(campaign)
+    assert booklet is not None
+    return booklet_view(booklet, computed, campaign, BuildOptions(paper=paper))  # type: ignore[arg-type]
+
+
+def _problems(folder: Path) -> list[str]:
+    campaign = load_campaign([folder])
+    computed = compute_campaign(campaign)
+    with pytest.raises(InputError) as caught:
+        documents(computed, campaign, BuildOptions())
+    return [str(p) for p in caught.value.problems]
+
+
+PARTY = """\
+characters:
+  - name: Mara Quill
+    group: Party
+    abilities: {shooting: 2, toughness: 3, stealth: 1}
+"""
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Messages name files relative to where the user stands: campaign/one.md."""
+    monkeypatch.chdir(tmp_path)
+
+
+def _campaign(write_campaign: WriteCampaign, chapter: str, booklet: str | None = None) -> Path:
+    return write_campaign({
+        "party.yaml": PARTY,
+        "booklet.yaml": booklet or "title: Test Book\nauthor: A. Tester\npaper: a5\n"
+        "chapters: [one.md]\n",
+        "one.md": chapter,
+    })
+
+
+# --------------------------------------------------------------------------------------------
+# the example booklet, rendered once with tags
+
+
+Example = tuple[Rendered, dict[str, Any], list[str]]
+
+
+@pytest.fixture(scope="module")
+def example() -> Example:
+    """The example booklet on Letter: the rendering, its view model, each page's text."""
+    rendered, view = _render(examples_dir())
+    return rendered, view, _texts(rendered.pdf)
+
+
+def test_example_renders_without_warnings(example: Example) -> None:
+    rendered, view, _ = example
+    assert rendered.warnings == []
+    assert rendered.refused == []
+    assert 8 <= rendered.pages <= 16
+    assert all(size == pytest.approx(LETTER, abs=1) for size in rendered.page_sizes)
+    assert [c["title"] for c in view["chapters"]] == [
+        "Rolling the Die", "Defenses and Health", "Actions at a Glance",
+        "Minions, Vehicles and Events",
+    ]
+
+
+def test_contents_page_numbers_are_the_pages_chapters_start_on(
+    example: Example,
+) -> None:
+    _, view, texts = example
+    contents = texts[1]
+    assert contents.startswith("Contents")
+    for entry in view["toc"]:
+        titles = [entry["title"], *(s["title"] for s in entry["sections"])]
+        for title in titles:
+            match = re.search(re.escape(title) + r"[\s.]*?(\d+)\s*$", contents, re.MULTILINE)
+            assert match, (title, contents)
+            listed = int(match.group(1))
+            # The first page after the contents whose text holds the title is where it is.
+            actual = next(i for i, text in enumerate(texts[2:], start=3) if title in text)
+            assert listed == actual, (title, listed, actual)
+
+
+def test_bookmarks_follow_chapters_and_sections(example: Example) -> None:
+    rendered, view, texts = example
+    reader = PdfReader(io.BytesIO(rendered.pdf))
+    outline = _outline(reader)
+    expected = [(0, "Contents")]
+    for entry in view["toc"]:
+        expected.append((0, entry["title"]))
+        expected += [(1, s["title"]) for s in entry["sections"]]
+    assert [(depth, title) for depth, title, _ in outline] == expected
+    # Bookmarks and contents agree on where each chapter starts.
+    for depth, title, page in outline:
+        if depth == 0 and title != "Contents":
+            assert re.search(re.escape(title) + r"[\s.]*?" + str(page) + r"\s*$", texts[1],
+                             re.MULTILINE), title
+
+
+def test_metadata_and_tagged_structure(example: Example) -> None:
+    reader = PdfReader(io.BytesIO(example[0].pdf))
+    assert reader.metadata is not None
+    assert reader.metadata.title == EXAMPLE_TITLE
+    assert reader.metadata.author == EXAMPLE_AUTHOR
+    root = reader.root_object
+    assert "/StructTreeRoot" in root
+    mark_info = root["/MarkInfo"].get_object()
+    assert isinstance(mark_info, DictionaryObject)
+    assert mark_info["/Marked"] == BooleanObject(True)
+    assert str(root["/Lang"]) == "en"
+
+
+def test_example_booklet_holds_the_computed_tables(
+    example: Example,
+) -> None:
+    text = "".join(example[2])
+    # carry table (strength 12: 24 kg / 53 lb), pace (hunt with 7 characters: 17),
+    # random damage (4 -> 1d10 + 4, 2.38x), an NPC's stat line and an event.
+    for expected in ("24 kg (53 lb)", "1d10 + 4", "2.38×", "Hester Greaves", "Ledger-hands",
+                     "Boiler Burst", "hearts, diamonds, yellow, red"):
+        assert expected in text, expected
+
+
+def test_cover_page_has_no_running_head_or_number(
+    example: Example,
+) -> None:
+    cover = example[2][0]
+    assert EXAMPLE_TITLE in cover and EXAMPLE_AUTHOR in cover and "VERSION 1.0" in cover
+    assert not re.search(r"^\s*1\s*$", cover, re.MULTILINE)
+
+
+# --------------------------------------------------------------------------------------------
+# `scratchpress build`: kind "booklets", file booklet-<title>.pdf
+
+
+@pytest.fixture
+def booklet_kind(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make sure ``build`` knows the kind, whether or not the registry lists it yet."""
+    monkeypatch.setitem(registry.KINDS, "booklets", "booklet")
+
+
+def test_build_writes_booklet_named_by_title_and_escapes_raw_html(
+    write_campaign: WriteCampaign, tmp_path: Path, booklet_kind: None
+) -> None:
+    folder = _campaign(write_campaign, """\
+# Strange Input
+
+A tag <b>not bold</b> and <script>alert(1)</script> print as text.
+
+<div class="cover">a block of HTML</div>
+
+[a web page](https://example.org/rules) and [a file](notes.md) and [back](#strange-input).
+""", "title: 'Odd & <Bold> Book'\npaper: a5\nchapters: [one.md]\n")
+    campaign = load_campaign([folder])
+    computed = compute_campaign(campaign)
+    report = build(computed, campaign, BuildOptions(), tmp_path / "out", only=["booklets"])
+    assert report.problems == [] and report.warnings == []
+    [written] = report.written
+    assert written.path.name == "booklet-odd-bold-book.pdf"
+    assert all(size == pytest.approx(A5, abs=1) for size in written.page_sizes)
+    text = "".join(_texts(written.path.read_bytes()))
+    assert "<b>not bold</b>" in text
+    assert "<script>alert(1)</script>" in text
+    assert '<div class="cover">a block of HTML</div>' in text
+    assert "Odd & <Bold> Book" in text
+    assert "(https://example.org/rules)" in text  # paper cannot be clicked
+
+    html = _view(folder)["chapters"][0]["html"]
+    assert "<script" not in html and "<b>" not in html and "<div" not in html
+    assert "&lt;script&gt;" in html
+    assert '<a href="https://example.org/rules" class="web">' in html
+    assert 'href="notes.md"' not in html  # a campaign file means nothing on paper
+    assert '<a href="#strange-input">' in html
+
+
+def test_campaign_without_booklet_has_no_booklet(write_campaign: WriteCampaign) -> None:
+    folder = write_campaign({"party.yaml": PARTY})
+    campaign = load_campaign([folder])
+    assert documents(compute_campaign(campaign), campaign, BuildOptions()) == []
+
+
+def test_paper_follows_the_build_unless_the_booklet_names_one(
+    write_campaign: WriteCampaign,
+) -> None:
+    chapter = "# Only\n\nText.\n"
+    folder = _campaign(write_campaign, chapter, "title: T\nchapters: [one.md]\n")
+    assert _view(folder, "a4")["layout"]["size"] == "A4"
+    assert _view(folder, "letter")["layout"]["size"] == "letter"
+    (folder / "booklet.yaml").write_text("title: T\npaper: half-letter\nchapters: [one.md]\n")
+    assert _view(folder, "a4")["layout"]["size"] == "5.5in 8.5in"
+
+
+# --------------------------------------------------------------------------------------------
+# errors: file:line, one line each
+
+
+def test_bad_booklet_yaml_reports_file_and_line(write_campaign: WriteCampaign) -> None:
+    folder = _campaign(write_campaign, "# One\n", """\
+title: Test Book
+tittle: typo
+paper: a3
+chapters:
+  - one.md
+  - missing.md
+  - /etc/passwd.md
+""")
+    problems = _problems(folder)
+    assert any(re.fullmatch(r".*booklet\.yaml:2: tittle: unknown key \(did you mean 'title'\?\).*",
+                            p) for p in problems), problems
+    assert any(re.fullmatch(r".*booklet\.yaml:3: paper: must be .*'a5'.*got 'a3'", p)
+               for p in problems), problems
+    # The model is checked first; fix it and the chapter files are checked.
+    (folder / "booklet.yaml").write_text(
+        "title: Test Book\nchapters:\n  - one.md\n  - missing.md\n  - /etc/passwd.md\n"
+        "  - ../outside.md\n")
+    (folder.parent / "outside.md").write_text("# Outside\n")
+    problems = _problems(folder)
+    assert len(problems) == 3, problems
+    assert problems[0] == "campaign/booklet.yaml:4: chapters.1: missing.md: no such file"
+    assert re.match(r".*booklet\.yaml:5: chapters\.2: '/etc/passwd\.md': chapters are", problems[1])
+    assert problems[2] == (
+        "campaign/booklet.yaml:6: chapters.3: ../outside.md is outside the campaign folder")
+
+
+def test_yaml_syntax_error_has_a_line(write_campaign: WriteCampaign) -> None:
+    folder = _campaign(write_campaign, "# One\n", "title: T\nchapters: [one.md\n")
+    [problem] = _problems(folder)
+    assert re.match(r".*booklet\.yaml:\d+: YAML syntax error", problem), problem
+
+
+def test_insert_errors_name_the_markdown_line(write_campaign: WriteCampaign) -> None:
+    folder = _campaign(write_campaign, """\
+# Inserts
+
+```scratchpress
+insert: carry-tabel
+```
+
+Some text.
+
+```scratchpress
+insert: pace
+from: 2
+to: fifty
+```
+
+```scratchpress
+insert: statblock
+names: [Mara Quil]
+```
+
+```scratchpress
+insert: carry-table
+from: 20
+to: 10
+```
+
+```scratchpress
+insert: carry-table
+low: 12
+```
+""")
+    problems = _problems(folder)
+    assert problems == [
+        "campaign/one.md:4: insert: unknown insert 'carry-tabel' (did you mean 'carry-table'?);"
+        " known: carry-table, die-alternatives, random-damage, pace, statblock, events",
+        "campaign/one.md:12: to: must be a whole number, got 'fifty'",
+        "campaign/one.md:17: names.0: no character, minion, vehicle or community named"
+        " 'Mara Quil' (did you mean 'Mara Quill'?)",
+        "campaign/one.md:22: from: 20 is above to: 10",
+        "campaign/one.md:28: low: unknown key; allowed: caption, insert, from, to",
+    ]
+
+
+def test_statblocks_by_group_and_roster_and_the_check_hook(write_campaign: WriteCampaign) -> None:
+    folder = _campaign(write_campaign, """\
+# Who
+
+```scratchpress
+insert: statblock
+group: Party
+```
+
+```scratchpress
+insert: statblock
+roster: everyone
+caption: Everyone
+```
+""")
+    html = _view(folder)["chapters"][0]["html"]
+    assert html.count('class="statblock"') == 2
+    assert "Mara Quill" in html and "group: Party" in html and "Everyone" in html
+    campaign = load_campaign([folder])
+    assert booklet_problems(campaign, compute_campaign(campaign)) == []
+    (folder / "one.md").write_text("# Who\n\n```scratchpress\ninsert: statblock\n"
+                                   "group: Partie\nroster: everyone\n```\n")
+    [problem] = booklet_problems(campaign, compute_campaign(campaign))
+    assert str(problem) == ("campaign/one.md:6: statblock: a statblock insert takes exactly one"
+                            " of names:, group: or roster:")
+
+
+def test_chapter_structure_and_link_errors(write_campaign: WriteCampaign) -> None:
+    folder = _campaign(write_campaign, """\
+Text before any title.
+
+# Title
+
+# Second title
+
+See [nowhere](#no-such-heading) and ![map](../outside.png) and ![web](https://x.org/a.png).
+""")
+    problems = _problems(folder)
+    assert problems == [
+        "campaign/one.md:1: a chapter begins with its title, a line such as '# Rolls'",
+        "campaign/one.md:5: one '# title' per chapter file; use '## ' for its sections",
+        "campaign/one.md:7: the link #no-such-heading leads to no heading in this booklet",
+        "campaign/one.md:7: ../outside.png is outside the campaign folder",
+        "campaign/one.md:7: https://x.org/a.png: only pictures inside the campaign folder can be"
+        " used, given relative to the chapter (e.g. pictures/map.png)",
+    ]
+
+
+def test_pictures_inside_the_campaign_are_embedded(
+    write_campaign: WriteCampaign, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PIL import Image
+
+    folder = _campaign(write_campaign, "# Pictures\n\n![a red square](pics/red.png)\n")
+    (folder / "pics").mkdir()
+    Image.new("RGB", (300, 200), (200, 0, 0)).save(folder / "pics" / "red.png")
+    html = _view(folder)["chapters"][0]["html"]
+    assert 'src="data:image/jpeg;base64,' in html
+    assert 'alt="a red square"' in html
+    assert "width: 50.8mm" in html  # 300 px at 150 dpi
+
+
+def test_a_cover_that_is_not_a_picture(write_campaign: WriteCampaign) -> None:
+    folder = _campaign(write_campaign, "# One\n",
+                       "title: T\ncover: cover.png\nchapters: [one.md]\n")
+    (folder / "cover.png").write_text("not a picture")
+    assert _problems(folder) == [
+        "campaign/booklet.yaml:2: cover: cover.png is not a picture Pillow can read"]
+    (folder / "booklet.yaml").write_text("title: T\ncover: ../x.png\nchapters: [one.md]\n")
+    assert _problems(folder) == [
+        "campaign/booklet.yaml:2: cover: ../x.png is outside the campaign folder"]
+
+
+# --------------------------------------------------------------------------------------------
+# saddle-stitch imposition
+
+
+def test_saddle_order_for_8_pages() -> None:
+    assert saddle_order(8) == [(8, 1), (2, 7), (6, 3), (4, 5)]
+
+
+def test_saddle_order_for_10_pages_pads_to_12() -> None:
+    assert padded_length(10) == 12
+    assert saddle_order(10) == [(12, 1), (2, 11), (10, 3), (4, 9), (8, 5), (6, 7)]
+
+
+@pytest.mark.parametrize("pages", [1, 3, 4, 5, 16, 17])
+def test_every_page_is_placed_exactly_once(pages: int) -> None:
+    placed = [n for side in saddle_order(pages) for n in side]
+    assert sorted(placed) == list(range(1, padded_length(pages) + 1))
+    assert len(placed) % 4 == 0
+
+
+def _numbered_pdf(pages: int, size: tuple[float, float] = (419.53, 595.28)) -> bytes:
+    """A plain PDF whose page n says "Pn" near its left edge (standard Helvetica)."""
+    pdf = pikepdf.new()
+    font = pdf.make_indirect(pikepdf.Dictionary(
+        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica))
+    for n in range(1, pages + 1):
+        page = pdf.add_blank_page(page_size=size)
+        page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font))
+        page.Contents = pdf.make_stream(f"BT /F1 24 Tf 40 300 Td (P{n}) Tj ET".encode())
+    buffer = io.BytesIO()
+    pdf.save(buffer)
+    return buffer.getvalue()
+
+
+def _instructions(page: pikepdf.Page) -> list[pikepdf.ContentStreamInstruction]:
+    return [i for i in pikepdf.parse_content_stream(page)
+            if isinstance(i, pikepdf.ContentStreamInstruction)]
+
+
+def _sheet_labels(pdf: bytes) -> list[list[str]]:
+    """The page labels on each imposed sheet, left to right, read from the sheet's content
+    stream: where each placed page (a form XObject) is moved to, and what it says."""
+    sheets = []
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        for page in doc.pages:
+            placed: list[tuple[float, str]] = []
+            x = 0.0
+            for instruction in _instructions(page):
+                operands, operator = instruction.operands, str(instruction.operator)
+                if operator == "cm":
+                    x = float(operands[4])
+                elif operator == "Do":
+                    form = page.Resources.XObject[str(operands[0])]
+                    label = re.search(rb"\((P\d+)\) Tj", form.read_bytes())
+                    assert label is not None
+                    placed.append((x, label.group(1).decode()))
+            sheets.append([label for _, label in sorted(placed)])
+    return sheets
+
+
+@pytest.mark.parametrize(("pages", "expected"), [
+    (8, [["P8", "P1"], ["P2", "P7"], ["P6", "P3"], ["P4", "P5"]]),
+    # 10 pages: 11 and 12 are blank, so those halves of the sheets are empty.
+    (10, [["P1"], ["P2"], ["P10", "P3"], ["P4", "P9"], ["P8", "P5"], ["P6", "P7"]]),
+])
+def test_impose_saddle_places_pages_two_up(pages: int, expected: list[list[str]]) -> None:
+    imposed = impose_saddle(_numbered_pdf(pages))
+    reader = PdfReader(io.BytesIO(imposed))
+    assert len(reader.pages) == padded_length(pages) // 2
+    for page in reader.pages:
+        assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(
+            (2 * 419.53, 595.28), abs=0.5)
+    assert _sheet_labels(imposed) == expected
+    # A lone page sits on its own half: P1 on the right of the first sheet, P2 on the left
+    # of its back.
+    with pikepdf.open(io.BytesIO(imposed)) as doc:
+        moves = [[float(i.operands[4]) for i in _instructions(p) if str(i.operator) == "cm"]
+                 for p in doc.pages[:2]]
+    if pages == 10:
+        assert moves == [[pytest.approx(419.53)], [0.0]]
+
+
+def test_impose_refuses_an_empty_pdf() -> None:
+    with pytest.raises(ValueError):
+        padded_length(0)
+
+
+# --------------------------------------------------------------------------------------------
+# RULES.md §13 pace: every printed cell
+
+BOOK_PACE = {
+    "frantic": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    "normal": [15, 10, 8, 6, 5, 4, 4, 3, 3, 3, 3],
+    "chase": [30, 20, 15, 12, 10, 9, 8, 7, 6, 6, 5],
+    "hunt": [60, 40, 30, 24, 20, 17, 15, 13, 12, 11, 10],
+}
+
+
+@pytest.mark.parametrize("pace", list(BOOK_PACE))
+@pytest.mark.parametrize("characters", range(2, 13))
+def test_pace_cell(pace: str, characters: int) -> None:
+    assert pace_seconds(pace, characters) == BOOK_PACE[pace][characters - 2]  # type: ignore[arg-type]
+
+
+def test_pace_table_is_the_book_table() -> None:
+    assert pace_table() == BOOK_PACE
+    # The cells a single rounding gets wrong: chase with 11 (5.45 -> the book's 6) and,
+    # with Python's round(), normal with 12 (2.5 -> 2, the book prints 3).
+    assert round(60 / 11) == 5 and pace_seconds("chase", 11) == 6
+    assert round(30 / 12) == 2 and pace_seconds("normal", 12) == 3
+
+
+# --------------------------------------------------------------------------------------------
+# RULES.md §11 twenty-sided die alternatives
+
+BOOK_GRID = [
+    [1, 2, 3, 9, 5, 11],
+    [2, 4, 6, 8, 10, 13],
+    [3, 6, 7, 12, 15, 18],
+    [9, 8, 12, 14, 20, 16],
+    [5, 10, 15, 20, 17, 19],
+    [11, 13, 18, 16, 19, 1],
+]
+
+
+def test_d6_grid_is_the_book_grid_and_symmetric() -> None:
+    assert [list(row) for row in D6_GRID] == BOOK_GRID
+    for r in range(1, 7):
+        for c in range(1, 7):
+            assert d6_grid_value(r, c) == d6_grid_value(c, r) == BOOK_GRID[r - 1][c - 1]
+    # The book's examples: 3 and 5 give 15 either way; 2 then 6 gives 13 (column 6).
+    assert d6_grid_value(3, 5) == d6_grid_value(5, 3) == 15
+    assert d6_grid_value(2, 6) == 13 and d6_grid_value(2, 3) == 6
+    with pytest.raises(ValueError):
+        d6_grid_value(0, 7)
+
+
+def test_d6_grid_distribution() -> None:
+    counts = d6_grid_distribution()
+    assert sum(counts.values()) == 36
+    assert {v for v, n in counts.items() if n == 1} == {4, 7, 14, 17}
+    assert all(n == 2 for v, n in counts.items() if v not in {4, 7, 14, 17})
+    ones = [(r, c) for r in range(1, 7) for c in range(1, 7) if d6_grid_value(r, c) == 1]
+    assert ones == [(1, 1), (6, 6)]  # both on the diagonal
+    # Every other doubled value sits off the diagonal, once each side of it.
+    for value, n in counts.items():
+        cells = [(r, c) for r in range(1, 7) for c in range(1, 7) if d6_grid_value(r, c) == value]
+        if n == 1:
+            assert cells[0][0] == cells[0][1]
+        elif value != 1:
+            assert cells[0] == cells[1][::-1]
+
+
+def test_single_die_alternatives() -> None:
+    assert sorted(D6_TIMES_FOUR) == [0, 4, 8, 12, 16, 20]
+    assert list(TWO_D6_DOUBLED) == list(range(0, 21, 2))
+
+
+BOOK_CARDS = {  # rank: clubs, spades, hearts, diamonds, blue, green, yellow, red
+    1: (1, 1, 11, 11, 1, 1, 11, 11),
+    2: (2, 2, 12, 12, 2, 2, 12, 12),
+    3: (3, 3, 13, 13, 3, 3, 13, 13),
+    4: (4, 4, 14, 14, 4, 4, 14, 14),
+    5: (5, 5, 15, 15, 5, 5, 15, 15),
+    6: (6, 6, 16, 16, 6, 6, 16, 16),
+    7: (7, 7, 17, 17, 7, 7, 17, 17),
+    8: (8, 8, 18, 18, 8, 8, 18, 18),
+    9: (9, 9, 19, 19, 9, 9, 19, 19),
+    10: (10, 10, 20, 20, 10, 10, 20, 20),
+}
+
+
+def test_card_table_every_cell() -> None:
+    suits = ("clubs", "spades", "hearts", "diamonds", "blue", "green", "yellow", "red")
+    assert set(suits) == set(CARD_SUITS)
+    assert card_table(suits) == [BOOK_CARDS[rank] for rank in range(1, 11)]
+    # A 0 card counts as 10: a yellow 0 is worth 20, a reshuffle card.
+    assert card_value(0, "yellow") == 20 and card_value(0, "green") == 10
+    with pytest.raises(ValueError):
+        card_value(11, "clubs")
+    with pytest.raises(ValueError):
+        card_value(3, "cups")
+
+
+# --------------------------------------------------------------------------------------------
+# RULES.md §12 random damage: every printed row
+
+BOOK_DAMAGE = [  # normal, extra, roll, average, × normal
+    (1, "1d4", "1d4 + 1", "3.5", "3.50"),
+    (2, "1d6", "1d6 + 2", "5.5", "2.75"),
+    (3, "1d8", "1d8 + 3", "7.5", "2.50"),
+    (4, "1d10", "1d10 + 4", "9.5", "2.38"),
+    (5, "1d12", "1d12 + 5", "11.5", "2.30"),
+    (6, "2d6", "2d6 + 6", "13.0", "2.17"),
+    (7, "3d4", "3d4 + 7", "14.5", "2.07"),
+    (8, "2d8", "2d8 + 8", "17.0", "2.13"),
+    (9, "3d6", "3d6 + 9", "19.5", "2.17"),
+    (10, "1d20", "1d20 + 10", "20.5", "2.05"),
+]
+
+
+def test_random_damage_table_every_row() -> None:
+    rows = [
+        (r.normal, str(r.extra), r.total, round_fraction(r.average, 1), round_fraction(r.ratio, 2))
+        for r in random_damage_table()
+    ]
+    assert rows == BOOK_DAMAGE
+    above = random_damage(14)
+    assert str(above.extra) == "1d20" and above.average == 14 + 10.5
+    with pytest.raises(ValueError):
+        random_damage(0)
+
+
+# --------------------------------------------------------------------------------------------
+# the example's prose is our own: no six-word run shared with the source texts
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower().replace("'", ""))
+
+
+def _shingles(words: list[str], n: int = 6) -> set[tuple[str, ...]]:
+    return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
+
+
+def test_example_booklet_shares_no_six_word_run_with_the_sources() -> None:
+    seeds = shared_location() / "seeds"
+    if not seeds.is_dir():
+        pytest.skip(f"no source texts at {seeds}")
+    source: set[tuple[str, ...]] = set()
+    for file in seeds.glob("*.txt"):
+        source |= _shingles(_words(file.read_text(encoding="utf-8", errors="replace")))
+    for chapter in sorted((examples_dir() / "booklet").glob("*.md")):
+        text = re.sub(r"```.*?```", "", chapter.read_text(encoding="utf-8"), flags=re.DOTALL)
+        shared = _shingles(_words(text)) & source
+        assert not shared, (chapter.name, sorted(" ".join(s) for s in shared))
