@@ -1,0 +1,197 @@
+"""The strength carry table: a one-page handout of pack, carry and lift limits by strength.
+
+Numbers come from rules.carry (the book's kg and its own rounding of pounds); this module
+only chooses columns for the units, marks the party's strengths and sizes the rows so any
+range from 1 to 40 fills one page.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from ..definitions.campaign import Campaign
+from ..rules.carry import (
+    CARRY_KG_PER_STRENGTH,
+    LIFT_KG_PER_STRENGTH,
+    PACK_KG_PER_STRENGTH,
+    Carry,
+    carry_table,
+)
+from ..rules.character import CharacterStats
+from ..statblocks import Block, Computed
+from .base import PAPER_MM, BuildOptions, Document, page_context
+
+TEMPLATE = "carry/carry.html"
+STEM = "carry-table"
+
+# The book quotes pounds per point at 2.2 lb to the kg (4.4, 11, 22).
+LB_PER_KG = Decimal("2.2")
+
+# What the title, explanation, table head and footnote take on the page, measured (mm),
+# and the row heights allowed: 40 rows at the least still read at 8.5 pt.
+FIXED_MM = 71.0
+ROW_RULE_MM = 0.2  # each row's hairline
+ROW_MIN_MM, ROW_MAX_MM = 4.4, 17.0
+# The names column: narrower beside six figure columns than beside three.
+WHO_MM_BOTH, WHO_MM_ONE = 44.0, 64.0
+PT_MM = 25.4 / 72
+NAME_EM = 0.46  # average width of a character of the bold names, in ems
+
+LIMITS = (
+    (
+        "pack",
+        "Pack",
+        "all day",
+        PACK_KG_PER_STRENGTH,
+        "Worn or shouldered from dawn to dusk on the road: the load you travel with.",
+    ),
+    (
+        "carry",
+        "Carry",
+        "a few minutes",
+        CARRY_KG_PER_STRENGTH,
+        "Held in your arms or on your back for a short haul: across a yard, up a ladder.",
+    ),
+    (
+        "lift",
+        "Lift",
+        "in place",
+        LIFT_KG_PER_STRENGTH,
+        "Raised off the ground for a moment, without walking anywhere with it.",
+    ),
+)
+
+
+def _per_point(kg: int, units: str) -> str:
+    """``2 kg``, ``4.4 lb`` or ``2 kg (4.4 lb)`` per point of strength."""
+    lb = f"{(kg * LB_PER_KG).normalize():f}"
+    if units == "metric":
+        return f"{kg} kg"
+    if units == "imperial":
+        return f"{lb} lb"
+    return f"{kg} kg ({lb} lb)"
+
+
+def _cells(carry: Carry, units: str) -> list[dict[str, str]]:
+    """The figures of one row, pack then carry then lift, kg before lb."""
+    pairs = (
+        (carry.pack_kg, carry.pack_lbs),
+        (carry.carry_kg, carry.carry_lbs),
+        (carry.lift_kg, carry.lift_lbs),
+    )
+    cells: list[dict[str, str]] = []
+    for kg, lbs in pairs:
+        if units in ("metric", "both"):
+            cells.append({"num": str(kg), "unit": "kg"})
+        if units in ("imperial", "both"):
+            cells.append({"num": str(lbs), "unit": "lb"})
+    return cells
+
+
+def _who(computed: Computed) -> tuple[str, list[tuple[str, int]]]:
+    """Whose strengths to mark: the party (characters with a player), or every character
+    when no one has a player, as in a campaign of adversaries only."""
+    characters = computed.of_kind("character")
+    party = [b for b in characters if getattr(b.definition, "player", "")]
+    chosen: list[Block] = party or characters
+    title = "Party" if party else "Characters"
+    strengths = [
+        (b.name, b.stats.strength)
+        for b in chosen
+        if isinstance(b.stats, CharacterStats) and b.stats.strength is not None
+    ]
+    return title, strengths
+
+
+def _sizes(names: list[str], units: str, paper: str) -> dict[str, str]:
+    """Row height and type sizes for this table: few rows read big, 40 still fit.
+
+    A row whose names wrap grows by a line or more, so that height is set aside first.
+    """
+    who_mm = WHO_MM_BOTH if units == "both" else WHO_MM_ONE
+    room = PAPER_MM[paper][1] - 24.0 - FIXED_MM
+
+    def type_sizes(row_mm: float) -> tuple[float, float]:
+        # Figures grow with the row, from 8.5 pt in the tightest table to 16 pt; names
+        # stop at 10.5 pt so a long list still fits its column.
+        font_pt = max(8.5, min(16.0, row_mm * 1.45))
+        return font_pt, min(font_pt, 10.5)
+
+    row_mm = ROW_MAX_MM
+    for _ in range(3):  # the names' size depends on the row, the row on the names' lines
+        names_pt = type_sizes(row_mm)[1]
+        per_line = max(1, int((who_mm - 4.0) / (names_pt * PT_MM * NAME_EM)))
+        line_mm = names_pt * PT_MM * 1.15
+        extra = sum(max(0, -(-len(n) // per_line) - 1) * line_mm for n in names)
+        row_mm = max(ROW_MIN_MM, min(ROW_MAX_MM, (room - extra) / len(names) - ROW_RULE_MM))
+    font_pt, names_pt = type_sizes(row_mm)
+    return {
+        "row_mm": f"{row_mm:.2f}",
+        "font_pt": f"{font_pt:.1f}",
+        "unit_pt": f"{max(7.0, font_pt * 0.68):.1f}",  # small beside the figure, never under 7 pt
+        "names_pt": f"{names_pt:.1f}",
+        "who_mm": f"{who_mm:.0f}",
+    }
+
+
+def carry_view(computed: Computed, options: BuildOptions) -> dict[str, Any]:
+    low, high = options.carry_low, options.carry_high
+    units = options.units
+    who_title, strengths = _who(computed)
+    by_strength: dict[int, list[str]] = {}
+    for name, strength in strengths:
+        by_strength.setdefault(strength, []).append(name)
+    names = [", ".join(by_strength.get(c.strength, [])) for c in carry_table(low, high)]
+    rows = [
+        {
+            "strength": str(carry.strength),
+            "cells": _cells(carry, units),
+            "names": who,
+            "party": carry.strength in by_strength,
+        }
+        for carry, who in zip(carry_table(low, high), names, strict=True)
+    ]
+    outside = [
+        f"{name} (strength {strength})"
+        for name, strength in strengths
+        if not low <= strength <= high
+    ]
+    unit_heads = [
+        u for u, shown in (("kg", units != "imperial"), ("lb", units != "metric")) if shown
+    ]
+    return {
+        "range": f"{low}–{high}" if low != high else str(low),
+        "units": units,
+        "unit_heads": unit_heads,
+        "limits": [
+            {
+                "key": key,
+                "title": title,
+                "when": when,
+                "per_point": _per_point(kg, units),
+                "text": text,
+            }
+            for key, title, when, kg, text in LIMITS
+        ],
+        "rows": rows,
+        "who_title": who_title,
+        "outside": ", ".join(outside),
+        **_sizes(names, units, options.paper),
+    }
+
+
+def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> list[Document]:
+    return [
+        Document(
+            kind="carry",
+            title="Strength carry table",
+            stem=STEM,
+            template=TEMPLATE,
+            context={
+                "page": page_context(options),
+                "title": "Lifting and carrying",
+                "carry": carry_view(computed, options),
+            },
+        )
+    ]

@@ -1,0 +1,401 @@
+"""Vehicle sheets: one page per vehicle with its crewed stat block, tracks, weapons and seats.
+
+The view model carries every number and sentence already worded; the template only lays
+it out. The rules text is our own short summary of RULES.md §9, not the book's sentences.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..definitions.campaign import Campaign
+from ..render.names import unique_stems
+from ..rules.abilities import display
+from ..rules.vehicles import (
+    RAM_DAMAGE,
+    WEAPON_AUTO_DAMAGE,
+    CrewMember,
+    VehicleAbility,
+    VehicleStats,
+    Weapon,
+    ram_self_damage,
+)
+from ..statblocks import Block, Computed
+from .base import PAPER_MM, BuildOptions, Document, page_context
+from .common import health_text, hp_track, signed
+
+TEMPLATE = "vehicle/vehicle.html"
+
+# Decades make a long track easy to count: ten boxes a row, units digits in columns.
+TRACK_ROW = 10
+
+# The notes panel at its smallest (a heading and one line), its heading alone, and the
+# room kept free below it when it grows to fill the page (mm).
+NOTES_MIN_MM, NOTES_HEAD_MM, NOTES_MARGIN_MM = 10.0, 7.0, 12.0
+
+# Where each movement ability takes the vehicle, for the sheet's subtitle.
+MEDIUM = {
+    "quickness": "ground",
+    "land_sailing": "ground",
+    "swimming": "water",
+    "sailing": "water",
+    "diving": "underwater",
+    "flying": "air",
+    "soaring": "air",
+    "spaceflight": "space",
+    "solar_sailing": "space",
+}
+
+# Who each weapon can hit, worded short enough for one table line.
+REACH = {
+    "guns": "one vehicle or character in its group",
+    "missiles": "one vehicle in any group",
+    "bombs": "every vehicle in one group",
+    "countermeasures": "every enemy vehicle in its group; delays each one hit",
+}
+
+# Movement abilities that let some routes cost no fuel; worded for the fuel panel.
+FREE_ROUTES = {
+    "sailing": "Under sail a water route costs no fuel, unless it is harder than sailing {level}.",
+    "land_sailing": "Land sailing: some ground routes cost no fuel.",
+    "soaring": "Soaring: some air routes cost no fuel.",
+    "solar_sailing": "Solar sailing: some space routes cost no fuel.",
+}
+
+
+def _ability(stats: VehicleStats, name: str) -> VehicleAbility | None:
+    return next((a for a in stats.abilities if a.name == name), None)
+
+
+def _crewed_phrase(ability: VehicleAbility) -> dict[str, str]:
+    """The book's crewed wording split for typesetting: ``5`` + ``with Chokestar as pilot``."""
+    if ability.crew is None or ability.crewed == ability.level:
+        return {"number": "", "rest": ""}
+    return {
+        "number": str(ability.crewed),
+        "rest": f"with {ability.crew.name} as {ability.crew.title}",
+    }
+
+
+def _abilities(stats: VehicleStats) -> list[dict[str, Any]]:
+    # The author's order, as the books print stat blocks (RULES.md §15).
+    return [
+        {
+            "level": str(a.level),
+            "name": display(a.name),
+            "crewed": _crewed_phrase(a),
+            "note": a.note,
+        }
+        for a in stats.abilities
+    ]
+
+
+def _track_rows(count: int, injured_at: int, zero: bool) -> list[list[dict[str, Any]]]:
+    """Boxes in rows of ten, highest first, grouped by decade (30-21, 20-11, 10-1).
+
+    When there is more than one row the top row is padded on the left, so each column
+    shares a units digit; the round zero box (incapacitated) closes the last row.
+    """
+    rows: list[list[dict[str, Any]]] = []
+    for box in hp_track(count, injured_at):
+        decade = (box["hp"] - 1) // TRACK_ROW
+        if not rows or (rows[-1][-1]["hp"] - 1) // TRACK_ROW != decade:
+            rows.append([])
+        rows[-1].append({"kind": "box", "hp": box["hp"], "injured": box["injured"]})
+    if len(rows) > 1:
+        rows[0] = [{"kind": "pad"}] * (TRACK_ROW - len(rows[0])) + rows[0]
+    if zero:
+        if not rows:
+            rows.append([])
+        rows[-1].append({"kind": "zero", "hp": 0, "injured": False})
+    return rows
+
+
+def _stat_boxes(stats: VehicleStats) -> list[dict[str, str]]:
+    moving = _ability(stats, stats.movement)
+    moving_level = moving.crewed if moving is not None else 0
+    stalking = _ability(stats, "stalking")
+    if stalking is not None and stalking.crewed:
+        initiative_why = f"= 10 × stalking {stalking.crewed}"
+    else:
+        initiative_why = "no stalking"
+    # "defense 14 = 10 + quickness 4 (crewed)" -> "= 10 + quickness 4": the rules' own why.
+    formula = stats.explain.get("defense", "").partition(" = ")[2]
+    defense_why = "= " + formula.replace(" (crewed)", "")
+
+    def box(label: str, value: str, why: str, size: str) -> dict[str, str]:
+        return {"label": label, "value": value, "why": why, "size": size}
+
+    return [
+        box("Defense", str(stats.defense), defense_why, "big"),
+        box("Without crew", str(stats.defense_uncrewed), "no one at the controls", "big"),
+        box(
+            "Evading",
+            str(stats.defense_evading),
+            f"defense + {display(stats.movement)} {moving_level}",
+            "big",
+        ),
+        box("Hit points", str(stats.hit_points), "= toughness", "small"),
+        box("Stamina", str(stats.stamina), "injured at or below", "small"),
+        box("Initiative", signed(stats.initiative_bonus), initiative_why, "small"),
+    ]
+
+
+def _and_list(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _seat(stats: VehicleStats, member: CrewMember | None, role: str) -> dict[str, str]:
+    if role == "operator":
+        title = "Operator"
+        cost = "Moving, evading, grappling or ramming delays them."
+        fallback = _ability(stats, "autopilot")
+        missing = "Nobody steers: the vehicle cannot move, grapple or ram."
+    else:
+        title = "Gunner"
+        cost = "Firing any weapon delays them."
+        fallback = _ability(stats, "targeting")
+        missing = "Nobody on the weapons: they cannot fire."
+    if member is None:
+        if fallback is not None:
+            missing = f"{display(fallback.name).capitalize()} {fallback.level} stands in."
+        return {"title": title, "name": "", "ability": "", "adds": missing, "cost": ""}
+    boosted = [
+        display(a.name) for a in stats.abilities if a.crew is not None and a.crew.role == role
+    ]
+    return {
+        # The gunner's job title is the seat's name, so "Gunner (gunner)" is not repeated.
+        "title": title if member.title == "gunner" else f"{title} ({member.title})",
+        "name": member.name,
+        "ability": f"{member.ability} {member.level}",
+        "adds": f"adds {member.level} to {_and_list(boosted)}" if boosted else "adds nothing here",
+        "cost": cost,
+    }
+
+
+def _fired_by(stats: VehicleStats) -> str:
+    """Who works the weapons: every weapon answers to the one gunner seat."""
+    if stats.gunner is not None:
+        return (
+            f"Fired by the gunner, {stats.gunner.name}, who adds"
+            f" {stats.gunner.ability} {stats.gunner.level} to each."
+        )
+    targeting = _ability(stats, "targeting")
+    if targeting is not None:
+        return f"No gunner aboard: targeting {targeting.level} aims and fires them."
+    return "No gunner aboard and no targeting: these weapons cannot fire."
+
+
+def _weapon(weapon: Weapon) -> dict[str, str]:
+    if weapon.name == "countermeasures":
+        damage, auto = "–", "–"  # it delays instead of damaging; the reach says so
+    else:
+        damage, auto = str(weapon.damage), str(weapon.auto_damage)
+    return {
+        "name": display(weapon.name),
+        "level": str(weapon.level),
+        "damage": damage,
+        "auto": auto,
+        "reach": REACH.get(weapon.name, weapon.reach),
+    }
+
+
+def _fuel(stats: VehicleStats) -> dict[str, Any]:
+    notes = []
+    for name, text in FREE_ROUTES.items():
+        found = _ability(stats, name)
+        if found is not None:
+            notes.append(text.format(level=found.crewed))
+    if stats.fuel:
+        rule = "1 fuel per out-of-combat route: mark a box for each route travelled."
+    else:
+        rule = "No range: it cannot travel routes, but still moves in combat."
+    return {
+        "count": str(stats.fuel),
+        "rows": _track_rows(stats.fuel, 0, zero=False),
+        "rule": rule,
+        "notes": notes,
+    }
+
+
+def _rules(stats: VehicleStats, agility_word: str) -> list[dict[str, str]]:
+    """The vehicle's own actions and upkeep, each as a titled paragraph in our words."""
+    light, heavy = ram_self_damage(10), ram_self_damage(20)
+    steering = "the operator or autopilot" if _ability(stats, "autopilot") else "the operator"
+    full, healthy_at = stats.hit_points, stats.stamina + 1
+    if stats.health.injured is not None:
+        mended = f"injured to {healthy_at} HP, healthy to {full}"
+    else:  # toughness 1: no injured band, so a repair only ever restores the one hit point
+        mended = f"healthy to {full}"
+    items = [
+        {
+            "title": "Ram",
+            "text": f"{RAM_DAMAGE} damage to a vehicle in its group ({WEAPON_AUTO_DAMAGE} on a"
+            f" natural 20). The rammer takes {light} if the target's toughness is 10–19,"
+            f" {heavy} if 20 or more, none below 10. Needs {steering}.",
+        }
+    ]
+    grapple = _ability(stats, "grapple")
+    if grapple is not None:
+        items.append(
+            {
+                "title": f"Grapple {grapple.crewed}",
+                "text": "A vehicle in its group. Shove: the target is delayed until the end"
+                " of its next turn and cannot be boarded meanwhile; roll d20 for each"
+                f" character aboard it, 1 damage on a roll at or above their {agility_word}."
+                " Board: whoever rides this vehicle may cross over.",
+            }
+        )
+    if stats.health.injured is not None:
+        items.append(
+            {
+                "title": "Injured",
+                "text": f"At {stats.stamina} HP or less, each use of a weapon or grapple also"
+                " delays the vehicle until the end of its next turn.",
+            }
+        )
+    repair = _ability(stats, "repair")
+    if repair is not None:
+        items.append(
+            {
+                "title": f"Repair {repair.level}",
+                "text": "At the start of each travel turn, roll difficulty 10: "
+                + mended.replace(" to ", " back to ")
+                + ".",
+            }
+        )
+    items += [
+        {
+            "title": "Crew repair",
+            "text": "Healing does nothing and the vehicle does not recover between battles."
+            " A character with craftsmanship may try once per travel turn, difficulty 10:"
+            f" incapacitated to 1 HP, {mended}.",
+        },
+        {
+            "title": "Aboard",
+            "text": "A missed shot fired aboard costs the vehicle 1 HP; a blast 1 per"
+            " character targeted, or 5 if aimed at the vehicle.",
+        },
+    ]
+    return items
+
+
+def _lines(text: str, per_line: int) -> int:
+    return max(1, math.ceil(len(text) / per_line)) if text else 0
+
+
+def _height_parts(view: dict[str, Any], width: float) -> dict[str, float]:
+    """Rough heights of the sheet's parts at normal density, fitted to measured renders (mm).
+
+    ``width`` is the text block's width. Only used to pick a denser setting for unusually
+    big vehicles, so it errs high.
+    """
+    head = 8.0 + 11.0 * _lines(view["name"], int(width / 4.8))
+    head += 4.6 * _lines(view["description"], int(width * 0.52))
+    note_chars = int((width - 105.0) * 0.68)  # the note column, after level/ability/crew
+    abilities = 16.0 + sum(
+        1.2 + 4.3 * max(_lines(a["note"], note_chars), _lines(a["crewed"]["rest"], 34), 1)
+        for a in view["abilities"]
+    )
+    hp = 21.0 + 5.0 * len(view["hp"]["rows"])
+    fuel = 16.0 + 5.0 * max(len(view["fuel"]["rows"]), 1)
+    fuel += 4.3 * sum(_lines(n, 45) for n in view["fuel"]["notes"])
+    crew = 26.0 + sum(
+        5.5 * _lines(seat["name"] or "empty seat", 24)
+        + 4.0 * _lines(seat["ability"] + seat["adds"], 44)
+        + 4.3 * _lines(seat["cost"], 46)
+        + 5.0
+        for seat in view["seats"]
+    )
+    right_width = width - 69.0  # beside the 66 mm left column and its gutter
+    reach_chars = int((right_width - 75.0) * 0.6)
+    weapons = 19.0 + sum(2.5 + 4.2 * _lines(w["reach"], reach_chars) for w in view["weapons"])
+    rule_chars = int(right_width * 0.74)
+    rules = 8.0 + sum(
+        1.3 + 4.3 * _lines(r["title"] + ". " + r["text"], rule_chars) for r in view["rules"]
+    )
+    return {
+        "head": head,
+        "stats": 22.0,
+        "abilities": abilities,
+        "left": hp + fuel + crew,
+        "weapons": weapons if view["weapons"] else 0.0,
+        "rules": rules,
+        "right": (weapons if view["weapons"] else 0.0) + rules + NOTES_MIN_MM,
+    }
+
+
+def _height_mm(view: dict[str, Any], width: float) -> float:
+    parts = _height_parts(view, width)
+    return parts["head"] + parts["stats"] + parts["abilities"] + max(parts["left"], parts["right"])
+
+
+def vehicle_view(
+    block: Block, agility_word: str = "agility", paper: str = "letter"
+) -> dict[str, Any]:
+    stats = block.stats
+    if not isinstance(stats, VehicleStats):
+        raise TypeError(f"{block.name} is not a vehicle")
+    medium = MEDIUM.get(stats.movement, "")
+    bands = health_text(stats.health)
+    view: dict[str, Any] = {
+        "name": block.name,
+        # Long names step down a size instead of wrapping under a huge title.
+        "name_size": "l" if len(block.name) <= 30 else "m" if len(block.name) <= 46 else "s",
+        "description": block.description,
+        "kind": f"{medium.capitalize()} vehicle" if medium else "Vehicle",
+        "movement": display(stats.movement),
+        "stats": _stat_boxes(stats),
+        "abilities": _abilities(stats),
+        "hp": {
+            "max": str(stats.hit_points),
+            "rows": _track_rows(stats.hit_points, stats.stamina, zero=True),
+            # Ranges read with an en dash: "12–22".
+            "healthy": bands["healthy"].replace("-", "–"),
+            "injured": bands["injured"].replace("-", "–"),
+        },
+        "fuel": _fuel(stats),
+        "weapons": [_weapon(w) for w in stats.weapons],
+        "fired_by": _fired_by(stats),
+        "seats": [_seat(stats, stats.operator, "operator"), _seat(stats, stats.gunner, "gunner")],
+        "rules": _rules(stats, agility_word),
+        "warnings": list(block.warnings),
+    }
+    # The page less its 12 mm margins; a big vehicle gets tighter type to stay on one page.
+    width, height = (size - 24.0 for size in PAPER_MM[paper])
+    parts = _height_parts(view, width)
+    estimate = _height_mm(view, width)
+    view["density"] = "dense" if estimate > height - 6.0 else "normal"
+    # The very biggest also drop what a GM needs least: the dangers of firing aboard, and
+    # the reminder under the seats (the seats' own lines still say what delays them).
+    view["crew_foot"] = estimate <= height + 45.0
+    if not view["crew_foot"]:
+        view["rules"] = [rule for rule in view["rules"] if rule["title"] != "Aboard"]
+    # The notes panel takes what the right column leaves of the page, less its heading and
+    # a safety margin because the estimate can be a little short; lines are 7 mm apart.
+    top = parts["head"] + parts["stats"] + parts["abilities"]
+    free = height - NOTES_MARGIN_MM - top - (parts["right"] - NOTES_MIN_MM) - NOTES_HEAD_MM
+    view["notes_lines"] = max(1, int(free // 7.0)) if view["density"] == "normal" else 1
+    return view
+
+
+def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> list[Document]:
+    blocks = computed.of_kind("vehicle")
+    stems = unique_stems([b.name for b in blocks], prefix="vehicle-")
+    # The shove rule rolls against the older single "defense" where that ruleset uses it.
+    agility_word = "defense" if computed.rules.name == "classic" else "agility"
+    return [
+        Document(
+            kind="vehicles",
+            title=block.name,
+            stem=stems[block.name],
+            template=TEMPLATE,
+            context={
+                "page": page_context(options),
+                "title": block.name,
+                "vehicle": vehicle_view(block, agility_word, options.paper),
+            },
+        )
+        for block in blocks
+    ]
