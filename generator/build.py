@@ -7,6 +7,7 @@ atomically and recorded in the output folder's manifest.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -180,12 +181,13 @@ def build(
     outcomes: dict[str, Outcome] = {}
     jobs: list[Job] = []
     for document in documents:
-        if not force and not manifest.may_write(document.filename):
+        target = f"{document.merge_into}.pdf" if document.merge_into else document.filename
+        if not force and not manifest.may_write(target):
             report.problems.append(
                 Problem(
                     "exists and was not written by scratchpress (or was changed since);"
                     " left untouched; use --force to replace it",
-                    display_path(out_dir / document.filename),
+                    display_path(out_dir / target),
                 )
             )
             continue
@@ -252,9 +254,14 @@ def build(
             render_cache.put(outcome.key, outcome.pdf, _meta(outcome))
 
     # Write in document order so the summary reads the same every run.
+    parts: dict[str, list[tuple[Document, Outcome]]] = {}
     for key, group in by_key.items():
         outcome = outcomes[key]
         for document in group:
+            if document.merge_into is not None and outcome.error is None:
+                parts.setdefault(document.merge_into, []).append((document, outcome))
+                report.lint += _lint(document, campaign, outcome)
+                continue
             path = out_dir / document.filename
             if outcome.error is not None:
                 report.problems.append(Problem(outcome.error, display_path(path)))
@@ -284,8 +291,44 @@ def build(
             report.written.append(written)
             if progress is not None:
                 progress(written)
+    for stem, chunks in parts.items():
+        _write_merged(stem, chunks, out_dir, manifest, report, progress)
     manifest.save()
     return report
+
+
+def _write_merged(
+    stem: str,
+    chunks: list[tuple[Document, Outcome]],
+    out_dir: Path,
+    manifest: Manifest,
+    report: BuildReport,
+    progress: Callable[[Written], None] | None,
+) -> None:
+    """Join chunk PDFs in order with pikepdf (fast, keeps streams compressed)."""
+    import io
+
+    import pikepdf
+
+    merged = pikepdf.Pdf.new()
+    for _, outcome in chunks:
+        with pikepdf.open(io.BytesIO(outcome.pdf)) as part:
+            merged.pages.extend(part.pages)
+    buffer = io.BytesIO()
+    merged.save(buffer, deterministic_id=True)
+    pdf = buffer.getvalue()
+    first = chunks[0][0]
+    document = dataclasses.replace(first, stem=stem, merge_into=None)
+    path = out_dir / document.filename
+    write_atomic(path, pdf)
+    manifest.record(document.filename, pdf)
+    pages = sum(o.pages for _, o in chunks)
+    sizes = [size for _, o in chunks for size in o.page_sizes]
+    cached = all(o.seconds < 0 for _, o in chunks)
+    written = Written(document, path, pages, pages, sizes, cached=cached)
+    report.written.append(written)
+    if progress is not None:
+        progress(written)
 
 
 __all__ = ["BuildOptions", "BuildReport", "BuildSettings", "build", "display_path"]

@@ -463,6 +463,9 @@ def calibrate(
 
 def _mount_subcommands() -> None:
     from .resilience_cli import resilience_app
+    from .roster_cli import roster_app
+
+    app.add_typer(roster_app, name="roster", help="NPC rosters: generate random NPCs.")
 
     app.add_typer(resilience_app, name="resilience", help="Resilience: projects and yearly events.")
 

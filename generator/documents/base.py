@@ -41,6 +41,9 @@ class Document:
     context: dict[str, Any] = field(default_factory=dict)
     duplex: bool = False  # pages meant for both sides of a sheet (front + back)
     pdf_variant: str | None = None  # e.g. "pdf/ua-1": tagged for screen readers (booklets)
+    # Chunks of one long document: rendered (and cached) separately, then merged in order
+    # into ``<merge_into>.pdf``.
+    merge_into: str | None = None
 
     @property
     def filename(self) -> str:

@@ -21,6 +21,7 @@ KINDS: dict[str, str] = {
     "events": "deck:event_documents",
     "careers": "deck:career_documents",
     "booklets": "booklet",
+    "roster": "roster:build_documents",
 }
 
 

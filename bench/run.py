@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Benchmarks for scratchpress builds: prints numbers, never passes or fails.
+
+    python bench/run.py [--runs 3] [--only deck|roster|memory] [--work DIR]
+
+Each figure is a whole `scratchpress build` process (cold start included), the median of
+--runs runs, measured with the standard library (time.perf_counter around subprocess, peak
+RSS from getrusage of the children). Scenarios, matching the targets in the issue tracker:
+
+  deck   a 540-card event deck (45 built-in events + 495 generated), 9-up on Letter:
+         cold (empty cache), warm (nothing changed), one card changed
+  roster a 1,000-NPC roster: cold, warm, one NPC changed
+  memory peak memory of a 2,000-NPC roster build; time for 500/1,000/2,000 NPCs
+
+The peers (Typst, headless Chromium, plain WeasyPrint) are measured by the harness in
+../shared/peer-bench (see its README); run both in one session to compare like with like.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SCRATCHPRESS = [sys.executable, "-m", "generator"]
+
+
+def event_yaml(index: int, variant: str = "") -> str:
+    """A generated event in the same schema as the built-in ones (filler text of our own)."""
+    defense = ("economy", "environment", "equity")[index % 3]
+    threat = {"economy": "breakdown", "environment": "attrition", "equity": "propaganda"}[defense]
+    return f"""\
+  - id: bench-{index:04d}
+    title: Bench Event {index}{variant}
+    threat: {threat}
+    attacks: {defense}
+    attack_bonus: {index % 8}
+    damage: {1 + index % 3}
+    story: >-
+      A generated event for the benchmark number {index}. The caravan is late, the well is
+      low and the council argues late into the night about what to do before the frost. The
+      children have started a rumour about lights on the ridge.
+    temporary: "-1 to every project roll this year"
+    challenge:
+      ability: detection
+      difficulty: {9 + index % 8}
+      success: "+1 {defense} at the end of the year"
+      failure: "-1 {defense} now"
+    decision:
+      prompt: Share the stores or guard them?
+      choices:
+        - choice: Share
+          consequence: "-1 economy now; +1 equity"
+        - choice: Guard
+          consequence: "+1 economy; -1 equity"
+    encounter: Three hungry drifters test the gate at dusk with clubs and a dog.
+"""
+
+
+def make_deck_campaign(folder: Path, extra: int = 495) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "events.yaml").write_text(
+        "events:\n" + "".join(event_yaml(i) for i in range(extra)), encoding="utf-8"
+    )
+
+
+def make_roster_campaign(folder: Path, count: int) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    archetypes = [
+        {"fighting": 3, "wrestling": 3, "toughness": 4},
+        {"shooting": 4, "stealth": 3, "toughness": 3},
+        {"healing": 4, "craftsmanship": 2, "acrobatics": 1, "toughness": 3},
+        {"blasting": 4, "quickness": 2, "toughness": 4},
+    ]
+    lines = ["characters:"]
+    for i in range(count):
+        abilities = ", ".join(f"{k}: {v}" for k, v in archetypes[i % 4].items())
+        lines.append(
+            f"  - {{name: NPC {i:04d}, group: Band {i // 40:02d},"
+            f" description: generated for the benchmark, abilities: {{{abilities}}}}}"
+        )
+    (folder / "npcs.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def run(args: list[str]) -> tuple[float, int]:
+    """Seconds and peak RSS (MB) of one build process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    started = time.perf_counter()
+    done = subprocess.run([*SCRATCHPRESS, *args], capture_output=True, text=True, check=False)
+    seconds = time.perf_counter() - started
+    if done.returncode not in (0,):
+        sys.stderr.write(done.stdout[-2000:] + done.stderr[-2000:])
+        raise SystemExit(f"build failed: {' '.join(args)}")
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return seconds, max(peak, before) // 1024
+
+
+def median_of(runs: int, prepare: object, args: list[str]) -> float:
+    times = []
+    for _ in range(runs):
+        if callable(prepare):
+            prepare()
+        times.append(run(args)[0])
+    return statistics.median(times)
+
+
+def bench_deck(work: Path, runs: int) -> None:
+    campaign, out = work / "deck", work / "deck-out"
+    shutil.rmtree(campaign, ignore_errors=True)
+    make_deck_campaign(campaign)
+    build = ["build", str(campaign), "-o", str(out), "--only", "events", "--backs", "none",
+             "--force"]
+    cold = median_of(runs, lambda: shutil.rmtree(out, ignore_errors=True), build)
+    run(build)
+    warm = median_of(runs, None, build)
+    counter = [0]
+
+    def change_one() -> None:
+        counter[0] += 1
+        text = (campaign / "events.yaml").read_text(encoding="utf-8")
+        text = text.replace("title: Bench Event 7", f"title: Bench Event 7 v{counter[0]}", 1)
+        text = text.replace(f"Event 7 v{counter[0] - 1} v{counter[0]}", f"Event 7 v{counter[0]}")
+        (campaign / "events.yaml").write_text(text, encoding="utf-8")
+
+    changed = median_of(runs, change_one, build)
+    print(f"deck 540 cards  cold {cold:6.2f} s   warm {warm:6.2f} s   one card changed {changed:6.2f} s")
+
+
+def bench_roster(work: Path, runs: int) -> None:
+    campaign, out = work / "roster", work / "roster-out"
+    shutil.rmtree(campaign, ignore_errors=True)
+    make_roster_campaign(campaign, 1000)
+    build = ["build", str(campaign), "-o", str(out), "--only", "roster", "--force"]
+    cold = median_of(runs, lambda: shutil.rmtree(out, ignore_errors=True), build)
+    run(build)
+    warm = median_of(runs, None, build)
+    counter = [0]
+
+    def change_one() -> None:
+        counter[0] += 1
+        path = campaign / "npcs.yaml"
+        text = path.read_text(encoding="utf-8")
+        old = "NPC 0500," if counter[0] == 1 else f"NPC 0500 v{counter[0] - 1},"
+        path.write_text(text.replace(old, f"NPC 0500 v{counter[0]},", 1), encoding="utf-8")
+
+    changed = median_of(runs, change_one, build)
+    print(f"roster 1000 NPCs cold {cold:6.2f} s   warm {warm:6.2f} s   one NPC changed {changed:6.2f} s")
+
+
+def bench_memory(work: Path) -> None:
+    for count in (500, 1000, 2000):
+        campaign, out = work / f"mem{count}", work / f"mem{count}-out"
+        shutil.rmtree(campaign, ignore_errors=True)
+        shutil.rmtree(out, ignore_errors=True)
+        make_roster_campaign(campaign, count)
+        # A fresh interpreter per size, so peak memory is this build's alone.
+        code = (
+            "import resource,subprocess,sys,time;t=time.perf_counter();"
+            f"subprocess.run({[*SCRATCHPRESS, 'build', str(campaign), '-o', str(out), '--only', 'roster']!r},"
+            "check=True,capture_output=True);"
+            "print(round(time.perf_counter()-t,2), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss//1024)"
+        )
+        seconds, peak = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout.split()
+        print(f"roster {count:5d} NPCs cold {float(seconds):6.2f} s   peak process memory {peak} MB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--only", choices=["deck", "roster", "memory"])
+    parser.add_argument("--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "scratchpress-bench")
+    options = parser.parse_args()
+    options.work.mkdir(parents=True, exist_ok=True)
+    print(f"scratchpress bench on {os.cpu_count()} cores, median of {options.runs} runs")
+    if options.only in (None, "deck"):
+        bench_deck(options.work, options.runs)
+    if options.only in (None, "roster"):
+        bench_roster(options.work, options.runs)
+    if options.only in (None, "memory"):
+        bench_memory(options.work)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,5 @@
+"""`python -m generator` runs the scratchpress command."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,716 @@
+"""The NPC roster: every non-player character as a compact stat block, two columns a page.
+
+One block per NPC in the books' own format, ``Name (13 agility, 10 intelligence, 12
+strength, 1 stamina): description`` then ``2 wrestling: note`` lines, with an HP track and a
+tick box for each unrepeatable action; minions sit under their leader. Blocks are grouped by
+initiative group under a heading that carries the group's initiative bonus.
+
+Pagination is done here, not by the renderer: every block's height is computed from the
+bundled fonts' own advance widths and fixed line heights (the same millimetres the CSS
+uses, passed to it as strings), then blocks are poured into two fixed-width columns. So:
+
+* a block is never split across a column or a page, and a group heading never ends a column;
+* the page count and every page's number are known before WeasyPrint runs, which is what
+  lets a 1,000-NPC roster be rendered in chunks (:func:`roster_chunks`): each chunk is a
+  Document of whole pages whose page counter starts at the right number
+  (``@page :first { counter-reset: page N }``), with "of TOTAL" known too, so the merged
+  PDF needs no stamping afterwards;
+* two float columns filled in Python cost less to lay out than CSS ``columns``.
+
+Estimates err on the tall side (a slightly narrower measure than the CSS gives, no break
+after hyphens), so a column may end a little early but never overflows.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import Any
+
+from PIL import ImageFont
+
+from ..definitions.campaign import Campaign
+from ..resources import fonts_dir
+from ..rules.abilities import display
+from ..rules.character import CharacterStats
+from ..statblocks import Block, Computed, InitiativeGroup
+from .base import PAPER_MM, BuildOptions, Document, page_context
+from .common import hp_track, signed
+
+KIND = "roster"
+TEMPLATE = "roster/roster.html"
+DEFAULT_PER_CHUNK = 120  # NPC blocks per chunk: ~70 MB of WeasyPrint memory, ~4 s
+
+# Page geometry (mm). The running header and footer live in the page margins.
+MARGIN_TOP = 15.0
+MARGIN_BOTTOM = 13.0
+MARGIN_SIDE = 11.0
+COLUMN_GAP = 6.0
+SLACK = 1.0  # left unused at the foot of every column, against rounding in the renderer
+
+# Type and rhythm (mm). Every line of a block is LINE tall: one face (Charis SIL) in one
+# size, so bold and italic runs never make a line taller than its neighbours.
+TEXT_PT = 9.0
+LINE = 3.8
+PT_TO_MM = 25.4 / 72
+MEASURE_SLACK = 0.985  # measure lines a little short: an estimate must never be too low
+HANG = 4.4  # ability lines: the level sits in this hanging indent
+BLOCK_PAD_TOP = 1.5
+BLOCK_PAD_BOTTOM = 1.7
+RULE = 0.25  # the hairline under each block (0.7 pt)
+BOX = 4.2  # HP and tick boxes: pencil-sized
+BOX_GAP = 0.8
+PITCH = BOX + BOX_GAP
+TRACK = 5.4  # one row of boxes, with its top margin
+HP_LABEL = 6.0
+TICK_W = 4.8
+INIT_W = 15.0
+MINION_INDENT = 3.6
+MINION_GAP = 1.2  # above each minion group
+INSTANCE_GAP = 3.0  # between the tracks of two identical minions on one row
+INSTANCE_LABEL = 4.0
+HEAD_H = 8.6  # group heading: band plus the space under it
+CONT_H = 6.6  # "cont." heading at the top of a later column
+TITLE_H = 17.0  # page 1: the roster's title block
+BONUS_W = 34.0  # room the heading keeps at its right for "GROUP INITIATIVE +38"
+
+FONTS = {
+    "regular": "CharisSIL-Regular.ttf",
+    "bold": "CharisSIL-Bold.ttf",
+    "italic": "CharisSIL-Italic.ttf",
+}
+
+
+# ------------------------------------------------------------------------------------------
+# Measuring text (pure; the fonts are the bundled ones WeasyPrint uses)
+
+
+@cache
+def _font(style: str) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(fonts_dir() / FONTS[style]), 1000)
+
+
+@lru_cache(maxsize=65536)
+def text_mm(text: str, style: str, size_pt: float = TEXT_PT) -> float:
+    """How wide ``text`` sets, from the font's advance widths (kerned when PIL has raqm)."""
+    return _font(style).getlength(text) / 1000 * size_pt * PT_TO_MM
+
+
+Run = tuple[str, str]  # (text, style)
+
+
+def _words(runs: Sequence[Run]) -> list[tuple[float, float]]:
+    """(width of the word, width of the space after it) for each space-separated word; a
+    word may span runs ("(13" is regular then bold)."""
+    words: list[tuple[float, float]] = []
+    width = 0.0
+    started = False
+    for text, style in runs:
+        parts = text.split(" ")
+        for index, part in enumerate(parts):
+            if index > 0:  # a space ends the word before it
+                if started:
+                    words.append((width, text_mm(" ", style)))
+                width, started = 0.0, False
+            if part:
+                width += text_mm(part, style)
+                started = True
+    if started:
+        words.append((width, 0.0))
+    return words
+
+
+def count_lines(runs: Sequence[Run], width_mm: float) -> int:
+    """Lines the text takes at ``width_mm`` when broken greedily at spaces, as browsers do.
+    A word wider than the line (overflow-wrap: anywhere) takes as many lines as it needs."""
+    room = width_mm * MEASURE_SLACK
+    lines, used = 0, 0.0
+    pending_space = 0.0
+    for word, space in _words(runs):
+        if lines and used + pending_space + word <= room:
+            used += pending_space + word
+        else:
+            lines += max(1, math.ceil(word / room))
+            used = word - (math.ceil(word / room) - 1) * room if word > room else word
+        pending_space = space
+    return max(1, lines)
+
+
+# ------------------------------------------------------------------------------------------
+# Geometry for a paper size
+
+
+@dataclass(frozen=True)
+class Geometry:
+    paper: str
+    page_w: float
+    page_h: float
+    content_w: float
+    content_h: float
+    column_w: float
+    hang: float = 0.0  # the ability lines' hanging indent: room for the widest level
+
+    @property
+    def ability_w(self) -> float:
+        return self.column_w - self.hang
+
+    @property
+    def minion_w(self) -> float:
+        return self.column_w - MINION_INDENT
+
+
+LEVEL_PAD = 1.2  # between a level and its ability name, beside the space
+
+
+def hang_for(widest_level: int) -> float:
+    """A hanging indent that holds the widest level ("4", or "40" in a super-powered game)."""
+    digits = text_mm(str(widest_level), "bold") + LEVEL_PAD + text_mm(" ", "regular") + 0.3
+    return max(HANG, round(digits, 2))
+
+
+def geometry(paper: str, widest_level: int = 9) -> Geometry:
+    page_w, page_h = PAPER_MM[paper]
+    content_w = page_w - 2 * MARGIN_SIDE
+    content_h = page_h - MARGIN_TOP - MARGIN_BOTTOM
+    return Geometry(
+        paper,
+        page_w,
+        page_h,
+        content_w,
+        content_h,
+        (content_w - COLUMN_GAP) / 2,
+        hang_for(widest_level),
+    )
+
+
+def mm(value: float) -> str:
+    return f"{value:.2f}mm"
+
+
+def css_metrics(g: Geometry) -> dict[str, str]:
+    """The numbers the template's CSS uses: the same ones the heights below assume."""
+    values = {
+        "margin_top": MARGIN_TOP,
+        "margin_bottom": MARGIN_BOTTOM,
+        "margin_side": MARGIN_SIDE,
+        "column_w": g.column_w,
+        "column_gap": COLUMN_GAP,
+        "line": LINE,
+        "hang": g.hang,
+        "level_pad": LEVEL_PAD,
+        "pad_top": BLOCK_PAD_TOP,
+        "pad_bottom": BLOCK_PAD_BOTTOM,
+        "box": BOX,
+        "box_gap": BOX_GAP,
+        "track": TRACK,
+        "hp_label": HP_LABEL,
+        "tick_w": TICK_W,
+        "init_w": INIT_W,
+        "minion_indent": MINION_INDENT,
+        "minion_gap": MINION_GAP,
+        "instance_gap": INSTANCE_GAP,
+        "instance_label": INSTANCE_LABEL,
+        "head_h": HEAD_H,
+        "cont_h": CONT_H,
+        "title_h": TITLE_H,
+        "bonus_w": BONUS_W,
+    }
+    out = {name: mm(value) for name, value in values.items()}
+    out["text_pt"] = f"{TEXT_PT}pt"
+    # The level's box fills the hanging indent less the space after it, so the text after
+    # "2 " starts where continuation lines do.
+    out["level_w"] = mm(g.hang - text_mm(" ", "regular"))
+    out["rule"] = "0.7pt"  # = RULE mm
+    return out
+
+
+# ------------------------------------------------------------------------------------------
+# The view model of one block
+
+
+def _stats(block: Block) -> CharacterStats:
+    assert isinstance(block.stats, CharacterStats)
+    return block.stats
+
+
+def header_values(stats: CharacterStats) -> list[dict[str, str]]:
+    """The parenthesis of the books' header, in their order: agility, intelligence, strength,
+    stamina; or the older defense, stamina."""
+    named: list[tuple[str, int | None]] = [
+        ("agility", stats.agility),
+        ("intelligence", stats.intelligence),
+        ("strength", stats.strength),
+    ]
+    if stats.defense is not None:
+        named = [("defense", stats.defense)]
+    named.append(("stamina", stats.stamina))
+    return [{"value": str(v), "label": label} for label, v in named if v is not None]
+
+
+def header_runs(name: str, count: str, values: list[dict[str, str]], description: str) -> list[Run]:
+    runs: list[Run] = [(name, "bold")]
+    if count:
+        runs.append((f" {count}", "bold"))
+    runs.append((" (", "regular"))
+    for index, item in enumerate(values):
+        runs.append((item["value"], "bold"))
+        runs.append((f" {item['label']}" + (", " if index < len(values) - 1 else ""), "regular"))
+    runs.append((")" + (": " if description else ""), "regular"))
+    if description:
+        runs.append((description, "regular"))
+    return runs
+
+
+def ability_rows(stats: CharacterStats, width: float) -> tuple[list[dict[str, str]], int]:
+    """``2 wrestling: note`` lines in the author's order, and how many lines they take."""
+    rows, lines = [], 0
+    for ability in stats.abilities:
+        name = display(ability.name)
+        runs: list[Run] = [(name + (":" if ability.note else ""), "regular")]
+        if ability.note:
+            runs.append((" " + ability.note, "italic"))
+        lines += count_lines(runs, width)
+        rows.append({"level": str(ability.level), "name": name, "note": ability.note})
+    return rows, lines
+
+
+def tick_boxes(stats: CharacterStats) -> list[dict[str, str]]:
+    """One box per unrepeatable action (distract, surprise, intimidate), lettered."""
+    ticks: list[dict[str, str]] = []
+    for action in stats.actions:
+        if action.unrepeatable and all(t["title"] != action.name.lower() for t in ticks):
+            ticks.append({"letter": action.name[0].upper(), "title": action.name.lower()})
+    return ticks
+
+
+def hp_boxes(stats: CharacterStats) -> list[dict[str, Any]]:
+    boxes: list[dict[str, Any]] = [
+        {"label": str(b["hp"]), "injured": b["injured"], "zero": False}
+        for b in hp_track(stats.hit_points, stats.stamina)
+    ]
+    boxes.append({"label": "0", "injured": False, "zero": True})
+    return boxes
+
+
+def _rows_of(boxes: list[dict[str, Any]], per_row: int) -> list[list[dict[str, Any]]]:
+    per_row = max(1, per_row)
+    return [boxes[i : i + per_row] for i in range(0, len(boxes), per_row)] or [[]]
+
+
+@dataclass(frozen=True)
+class Item:
+    """A heading or a block in a column, with the height it takes (mm)."""
+
+    kind: str  # "group" or "npc"
+    height: float
+    view: dict[str, Any]
+    group: str = ""
+
+
+def minion_view(block: Block, g: Geometry) -> tuple[dict[str, Any], float]:
+    stats = _stats(block)
+    values = header_values(stats)
+    count = f"×{block.count}" if block.count > 1 else ""
+    lines = count_lines(header_runs(block.name, count, values, block.description), g.minion_w)
+    abilities, ability_lines = ability_rows(stats, g.minion_w - g.hang)
+    ticks = tick_boxes(stats)
+    boxes = hp_boxes(stats)
+    ticks_w = len(ticks) * TICK_W
+    instances: list[dict[str, Any]]
+    if block.count == 1:
+        per_row = math.floor((g.minion_w - HP_LABEL - ticks_w - 1.0) / PITCH)
+        box_rows = _rows_of(boxes, per_row)
+        instances = [{"label": "HP", "numbered": False, "rows": box_rows, "ticks": ticks}]
+        rows = [instances]
+        track_rows = len(box_rows)
+    else:
+        # Each of a group of identical minions gets its own numbered track; tracks share
+        # a row while they fit, and a track too long for one row wraps on its own rows.
+        one_w = INSTANCE_LABEL + len(boxes) * PITCH + ticks_w
+        per_row = max(1, math.floor((g.minion_w + INSTANCE_GAP) / (one_w + INSTANCE_GAP)))
+        box_rows = [boxes]
+        if one_w > g.minion_w:
+            per_row = 1
+            box_rows = _rows_of(
+                boxes, math.floor((g.minion_w - INSTANCE_LABEL - ticks_w - 1.0) / PITCH)
+            )
+        instances = [
+            {"label": f"#{i}", "numbered": True, "rows": box_rows, "ticks": ticks}
+            for i in range(1, block.count + 1)
+        ]
+        rows = [instances[i : i + per_row] for i in range(0, len(instances), per_row)]
+        track_rows = len(rows) * len(box_rows)
+    height = MINION_GAP + (lines + ability_lines) * LINE + track_rows * TRACK
+    view = {
+        "name": block.name,
+        "count": count,
+        "stats": values,
+        "description": block.description,
+        "abilities": abilities,
+        "track_rows": rows,
+    }
+    return view, height
+
+
+def npc_item(
+    block: Block, minions: Sequence[Block], g: Geometry, show_init: bool, group: str
+) -> Item:
+    stats = _stats(block)
+    values = header_values(stats)
+    lines = count_lines(header_runs(block.name, "", values, block.description), g.column_w)
+    abilities, ability_lines = ability_rows(stats, g.ability_w)
+    ticks = tick_boxes(stats)
+    init = signed(stats.initiative_bonus) if show_init else ""
+    room = g.column_w - HP_LABEL - len(ticks) * TICK_W - (INIT_W if init else 0.0) - 1.0
+    box_rows = _rows_of(hp_boxes(stats), math.floor(room / PITCH))
+    height = (
+        BLOCK_PAD_TOP
+        + (lines + ability_lines) * LINE
+        + len(box_rows) * TRACK
+        + BLOCK_PAD_BOTTOM
+        + RULE
+    )
+    minion_views = []
+    for minion in minions:
+        view, extra = minion_view(minion, g)
+        minion_views.append(view)
+        height += extra
+    return Item(
+        "npc",
+        height,
+        {
+            "name": block.name,
+            "stats": values,
+            "description": block.description,
+            "abilities": abilities,
+            "hp_rows": box_rows,
+            "ticks": ticks,
+            "init": init,
+            "minions": minion_views,
+            "height": mm(height),
+        },
+        group,
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# Which NPCs, in which groups
+
+
+def is_npc(block: Block) -> bool:
+    return block.kind == "character" and not str(getattr(block.definition, "player", "")).strip()
+
+
+@dataclass(frozen=True)
+class Section:
+    """One initiative group's NPCs (or those in no group) and what its heading says."""
+
+    name: str
+    bonus: str
+    how: str
+    members: tuple[Block, ...]
+    grouped: bool
+
+
+def sections(computed: Computed) -> list[Section]:
+    """NPCs by initiative group, groups in the order the campaign first names them, NPCs
+    in file order; NPCs without a group last, each rolling alone."""
+    groups: dict[str, InitiativeGroup] = {g.name: g for g in computed.groups}
+    individual = computed.rules.individual_initiative
+    by_group: dict[str, list[Block]] = {}
+    loose: list[Block] = []
+    for block in computed.of_kind("character"):
+        if not is_npc(block):
+            continue
+        if block.group and block.group in groups:
+            by_group.setdefault(block.group, []).append(block)
+        else:
+            loose.append(block)
+    out: list[Section] = []
+    for name, members in by_group.items():
+        group = groups[name]
+        if individual:
+            bonus, how = "", "each rolls alone"
+        else:
+            bonus = signed(group.bonus)
+            how = group.rule.split(" = ", 1)[-1].replace(" x ", " × ")
+        out.append(Section(name, bonus, how, tuple(members), True))
+    if loose:
+        out.append(Section("No initiative group", "", "each rolls alone", tuple(loose), False))
+    return out
+
+
+def roster_items(computed: Computed, g: Geometry) -> list[Item]:
+    full = dataclasses.replace(g, column_w=g.content_w)
+    minions: dict[str, list[Block]] = {}
+    for block in computed.of_kind("minion"):
+        if block.leader is not None:
+            minions.setdefault(block.leader, []).append(block)
+    items: list[Item] = []
+    for section in sections(computed):
+        show_init = computed.rules.individual_initiative or not section.grouped
+        items.append(
+            Item(
+                "group",
+                HEAD_H,
+                {"name": section.name, "bonus": section.bonus, "how": section.how, "cont": False},
+                section.name,
+            )
+        )
+        for block in section.members:
+            item = npc_item(block, minions.get(block.name, []), g, show_init, section.name)
+            if item.height > g.content_h - SLACK - TITLE_H - HEAD_H:
+                # Taller than any column: it will run full width and break across pages.
+                wide = npc_item(block, minions.get(block.name, []), full, show_init, section.name)
+                item = Item("big", wide.height, wide.view, section.name)
+            items.append(item)
+    return items
+
+
+# ------------------------------------------------------------------------------------------
+# Pouring items into columns and pages
+
+
+@dataclass
+class Page:
+    """One page of two columns, or (``span`` > 1 or ``big``) the pages one oversized block
+    takes when it runs full width and is allowed to break."""
+
+    number: int
+    columns: list[list[Item]]
+    title: bool = False
+    big: bool = False
+    span: int = 1
+
+    @property
+    def npcs(self) -> int:
+        return sum(1 for column in self.columns for item in column if item.kind in NPC_KINDS)
+
+
+NPC_KINDS = ("npc", "big")
+
+
+def paginate(items: Sequence[Item], g: Geometry, title: bool = True) -> list[Page]:
+    """Fill the left column, then the right, then a new page. A heading moves on with the
+    block under it; a column that opens inside a group repeats its heading ("cont.").
+
+    A block taller than a column ("big") gets pages of its own, full width, and may break
+    across them; how many is estimated from its full-width height. Only such a block can
+    make the page count differ from the plan."""
+    pages: list[Page] = []
+    heads: dict[str, Item] = {i.group: i for i in items if i.kind == "group"}
+    column: list[Item] = []
+    room = 0.0
+    fresh_page = True  # the next column starts a new page
+
+    def next_number() -> int:
+        return pages[-1].number + pages[-1].span if pages else 1
+
+    def open_column() -> None:
+        nonlocal column, room, fresh_page
+        if fresh_page or len(pages[-1].columns) == 2:
+            pages.append(Page(next_number(), [[]], title=title and not pages))
+            fresh_page = False
+        else:
+            pages[-1].columns.append([])
+        column = pages[-1].columns[-1]
+        room = g.content_h - SLACK - (TITLE_H if pages[-1].title else 0.0)
+
+    def cont(group: str) -> Item:
+        head = heads[group]
+        return Item("cont", CONT_H, {**head.view, "cont": True}, group)
+
+    index = 0
+    while index < len(items):
+        item = items[index]
+        following = items[index + 1] if index + 1 < len(items) else None
+        if item.kind == "big" or (item.kind == "group" and following and following.kind == "big"):
+            big = following if item.kind == "group" else item
+            assert big is not None
+            head = item if item.kind == "group" else cont(big.group)
+            usable = g.content_h - SLACK - (TITLE_H if not pages and title else 0.0)
+            span = max(1, math.ceil((head.height + big.height) / usable))
+            pages.append(
+                Page(next_number(), [[head, big]], title=title and not pages, big=True, span=span)
+            )
+            fresh_page = True
+            column, room = [], 0.0
+            index += 2 if item.kind == "group" else 1
+            continue
+        need = item.height
+        if item.kind == "group" and following is not None:
+            need += following.height  # never a heading alone at a column's foot
+        if not pages or fresh_page or (column and need > room):
+            open_column()
+            if item.kind == "npc" and item.group in heads:
+                column.append(cont(item.group))
+                room -= CONT_H
+        column.append(item)
+        room -= item.height
+        index += 1
+    return pages
+
+
+def _view(page: Page) -> dict[str, Any]:
+    return {
+        "number": page.number,
+        "title": page.title,
+        "big": page.big,
+        "columns": [
+            [{"kind": item.kind, **item.view} for item in column] for column in page.columns
+        ],
+    }
+
+
+# ------------------------------------------------------------------------------------------
+# Documents
+
+
+def css_string(text: str) -> str:
+    """Text for a CSS string literal in the template: letters, digits and spaces as they
+    are, everything else as a CSS escape, so no campaign text can end the string (and
+    HTML autoescaping has nothing to change)."""
+    return "".join(
+        c if c.isascii() and (c.isalnum() or c == " ") else f"\\{ord(c):06x}" for c in text
+    )
+
+
+def campaign_title(campaign: Campaign) -> str:
+    """The campaign folder's name, made readable: ``lantern-weir`` reads "Lantern Weir"."""
+    if campaign.root is None:
+        return ""
+    name = campaign.root.resolve().name.replace("_", " ").replace("-", " ").strip()
+    return name.title() if name.islower() else name
+
+
+@dataclass(frozen=True)
+class Roster:
+    geometry: Geometry
+    pages: list[Page]
+    npcs: int
+    groups: int
+
+
+def plan_roster(computed: Computed, options: BuildOptions) -> Roster:
+    widest = max(
+        (
+            a.level
+            for b in computed.blocks
+            if b.kind in ("character", "minion") and isinstance(b.stats, CharacterStats)
+            for a in b.stats.abilities
+        ),
+        default=1,
+    )
+    g = geometry(options.paper, widest)
+    items = roster_items(computed, g)
+    pages = paginate(items, g) if items else []
+    npcs = sum(1 for i in items if i.kind in NPC_KINDS)
+    groups = sum(1 for i in items if i.kind == "group")
+    return Roster(g, pages, npcs, groups)
+
+
+def _context(
+    roster: Roster,
+    pages: Sequence[Page],
+    computed: Computed,
+    campaign: Campaign,
+    options: BuildOptions,
+) -> dict[str, Any]:
+    title = campaign_title(campaign)
+    running = "NPC roster" + (f" · {title}" if title else "")
+    summary = (
+        f"{roster.npcs} NPC{'s' if roster.npcs != 1 else ''} in"
+        f" {roster.groups} section{'s' if roster.groups != 1 else ''}"
+        f" · {computed.rules.name} rules"
+    )
+    return {
+        "title": running,
+        "page": page_context(options),
+        "m": css_metrics(roster.geometry),
+        "running_css": css_string(running),
+        "doc_heading": title or "NPC roster",
+        "has_title": bool(pages) and pages[0].title,
+        "summary": summary,
+        "first_page": pages[0].number if pages else 1,
+        "total_pages": sum(p.span for p in roster.pages),
+        "pages": [_view(p) for p in pages],
+    }
+
+
+def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> list[Document]:
+    """``roster.pdf``: every NPC of the campaign; none when the campaign has no NPCs."""
+    roster = plan_roster(computed, options)
+    if not roster.npcs:
+        return []
+    context = _context(roster, roster.pages, computed, campaign, options)
+    return [Document(KIND, "NPC roster", "roster", TEMPLATE, context)]
+
+
+def roster_chunks(
+    computed: Computed,
+    campaign: Campaign,
+    options: BuildOptions,
+    per_chunk: int = DEFAULT_PER_CHUNK,
+) -> list[Document]:
+    """The roster as several Documents of whole pages, about ``per_chunk`` NPC blocks
+    each, for rendering in parallel and merging in order (stems ``roster-part-001`` ...).
+    Each chunk numbers its pages from where the previous one stopped and says "of TOTAL",
+    so the merged file needs no stamping."""
+    roster = plan_roster(computed, options)
+    if not roster.npcs:
+        return []
+    chunks: list[list[Page]] = [[]]
+    count = 0
+    for page in roster.pages:
+        if chunks[-1] and count >= per_chunk:
+            chunks.append([])
+            count = 0
+        chunks[-1].append(page)
+        count += page.npcs
+    width = max(3, len(str(len(chunks))))
+    out = []
+    for index, pages in enumerate(chunks, start=1):
+        first, last = pages[0].number, pages[-1].number + pages[-1].span - 1
+        out.append(
+            Document(
+                KIND,
+                f"NPC roster, pages {first}-{last}",
+                f"roster-part-{index:0{width}d}",
+                TEMPLATE,
+                _context(roster, pages, computed, campaign, options),
+            )
+        )
+    return out
+
+
+__all__ = [
+    "count_lines",
+    "css_string",
+    "documents",
+    "paginate",
+    "plan_roster",
+    "roster_chunks",
+    "sections",
+]
+
+
+# Above this many NPCs the roster renders in chunks: WeasyPrint's time and memory grow
+# with the document (0.56 MB a stat block), and chunks render in parallel and are cached
+# one by one, so changing one NPC re-renders one chunk.
+CHUNK_ABOVE = 150
+
+
+def build_documents(
+    computed: Computed, campaign: Campaign, options: BuildOptions
+) -> list[Document]:
+    """What `scratchpress build` renders: one document, or chunks merged into roster.pdf."""
+    npcs = sum(1 for b in computed.blocks if b.kind in {"character", "minion"})
+    if npcs <= CHUNK_ABOVE:
+        return documents(computed, campaign, options)
+    return [
+        dataclasses.replace(part, merge_into="roster")
+        for part in roster_chunks(computed, campaign, options)
+    ]

@@ -1,0 +1,690 @@
+"""NPC rosters: the seeded generator (`roster generate`) and the roster printable.
+
+Generation is cheap and checked broadly (every archetype, every career, several budgets);
+rendering is the slow part, so one roster of at most 60 NPCs is built once per module and
+shared by the tests that read it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+from pypdf import PdfReader
+from typer.testing import CliRunner
+
+from generator.build import BuildReport, allowed_roots, build
+from generator.cli import app as main_app
+from generator.content.loader import resilience_content
+from generator.definitions.campaign import load_campaign
+from generator.documents import registry
+from generator.documents import roster as roster_doc
+from generator.documents.base import BuildOptions
+from generator.render.engine import render_pdf
+from generator.render.templating import render_html
+from generator.resources import examples_dir, templates_dir
+from generator.roster import (
+    Bands,
+    NameLists,
+    Npc,
+    RosterError,
+    RosterSpec,
+    archetype_book,
+    generate,
+    pick_weighted,
+    plan,
+    roster_yaml,
+    seed_value,
+)
+from generator.roster_cli import roster_app
+from generator.statblocks import Computed, compute_campaign
+
+REPO = Path(__file__).resolve().parents[1]
+ARCHETYPES = sorted(archetype_book().archetypes)
+CAREERS = resilience_content(None).careers
+LETTER = (612.0, 792.0)
+A4 = (595.28, 841.89)
+PX_MM = 25.4 / 96
+
+runner = CliRunner()
+
+
+def _app() -> typer.Typer:
+    """The roster commands as the lead mounts them: `scratchpress roster ...`."""
+    app = typer.Typer()
+    app.add_typer(roster_app, name="roster")
+    return app
+
+
+def _check(folder: Path) -> tuple[int, str]:
+    """`scratchpress check` on a folder: exit code and everything it printed."""
+    result = runner.invoke(main_app, ["check", str(folder)])
+    return result.exit_code, result.stdout + result.stderr
+
+
+def _summary(output: str) -> tuple[int, int]:
+    match = re.search(r"(\d+) errors?, (\d+) warnings?", output)
+    assert match, output
+    return int(match.group(1)), int(match.group(2))
+
+
+# ------------------------------------------------------------------------------------------
+# Determinism
+
+
+def _generate_in_subprocess(out: Path, *args: str, hashseed: str) -> bytes:
+    code = "import sys; from generator.roster_cli import roster_app; roster_app(sys.argv[1:])"
+    env = {**os.environ, "PYTHONHASHSEED": hashseed}
+    subprocess.run(
+        [sys.executable, "-c", code, "generate", *args, "-o", str(out)],
+        check=True,
+        capture_output=True,
+        env=env,
+        cwd=REPO,
+    )
+    return out.read_bytes()
+
+
+@pytest.mark.parametrize("seed", ["7", "goblin market"])
+def test_same_seed_gives_byte_identical_files_in_separate_processes(
+    tmp_path: Path, seed: str
+) -> None:
+    args = ("--count", "30", "--seed", seed)
+    first = _generate_in_subprocess(tmp_path / "a.yaml", *args, hashseed="1")
+    second = _generate_in_subprocess(tmp_path / "b.yaml", *args, hashseed="4242")
+    assert first == second
+    assert first.count(b"\n  - name: ") == 30
+
+
+def test_different_seeds_give_different_rosters() -> None:
+    texts = {roster_yaml(RosterSpec(count=10, seed=s))[0] for s in (1, 2, "1x", "two")}
+    assert len(texts) == 4
+
+
+def test_seed_text_that_is_a_number_seeds_with_the_number() -> None:
+    assert seed_value(" 42 ") == 42
+    assert seed_value("-3") == -3
+    assert seed_value("goblins") == "goblins"
+
+
+def test_golden_roster_is_unchanged() -> None:
+    """Pins the output for one seed across Python versions and machines. If you changed
+    names.yaml, archetypes.yaml or the drawing on purpose, update the digest (and say so in
+    the release notes: old seeds now give other NPCs)."""
+    text, _, npcs = roster_yaml(RosterSpec(count=8, archetype="leader", seed=2024))
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    assert all(n.minions for n in npcs)
+    assert digest == GOLDEN_DIGEST, f"roster for seed 2024 changed: {digest}\n{text}"
+
+
+GOLDEN_DIGEST = "28e1f808bf6b00f671646328c164284f0f450538269ee6e728903b9048318f26"
+
+
+def test_a_bigger_count_starts_with_the_same_npcs() -> None:
+    small = generate(plan(RosterSpec(count=10, seed=99)))
+    large = generate(plan(RosterSpec(count=14, seed=99)))
+    assert [n.name for n in small] == [n.name for n in large[:10]]
+    assert [n.levels for n in small] == [n.levels for n in large[:10]]
+
+
+def test_group_option_changes_no_npc() -> None:
+    plain = generate(plan(RosterSpec(count=6, seed=5)))
+    grouped = generate(plan(RosterSpec(count=6, seed=5, group="Night Shift")))
+    assert [n.levels for n in plain] == [n.levels for n in grouped]
+    assert {n.group for n in grouped} == {"Night Shift"}
+    assert plain[0].group.startswith("The ")
+
+
+def test_weighted_pick_follows_integer_weights() -> None:
+    from random import Random
+
+    rng = Random(3)
+    counts = {"a": 0, "b": 0, "c": 0}
+    for _ in range(4000):
+        counts[pick_weighted(rng, ["a", "b", "c"], [1, 3, 0])] += 1
+    assert counts["c"] == 0
+    assert 2700 < counts["b"] < 3300
+
+
+# ------------------------------------------------------------------------------------------
+# The rules every generated NPC obeys
+
+
+def _assert_legal(npc: Npc, cp: int, max_level: int) -> None:
+    assert sum(npc.levels.values()) == cp, npc
+    assert max(npc.levels.values()) <= max_level, npc
+    assert npc.levels.get("toughness", 0) >= 1, npc
+    if npc.minions:
+        command = npc.levels.get("command", 0)
+        assert command >= 1
+        assert 1 <= sum(m.count for m in npc.minions) <= 2
+        assert sum(m.count * sum(m.levels.values()) for m in npc.minions) <= command
+        for minion in npc.minions:
+            assert minion.levels.get("toughness", 0) >= 1
+            assert "command" not in minion.levels
+
+
+@pytest.mark.parametrize(("cp", "max_level"), [(10, 4), (12, 5), (20, 10), (5, 1), (40, 3), (3, 3)])
+def test_budget_max_level_toughness_and_minions(cp: int, max_level: int) -> None:
+    for archetype in [*ARCHETYPES, None]:
+        spec = RosterSpec(count=12, cp=cp, max_level=max_level, archetype=archetype, seed=cp)
+        try:
+            npcs = generate(plan(spec))
+        except RosterError as err:
+            assert "needs at least" in str(err) and cp < 4, err
+            continue
+        for npc in npcs:
+            _assert_legal(npc, cp, max_level)
+
+
+def test_archetypes_build_what_they_promise() -> None:
+    book = archetype_book()
+    for name in ARCHETYPES:
+        archetype = book.archetypes[name]
+        for npc in generate(plan(RosterSpec(count=25, archetype=name, seed=name))):
+            for group in archetype.required:
+                assert any(npc.levels.get(a, 0) >= 1 for a in group), (name, npc)
+            for ability in npc.levels:
+                assert (
+                    ability == "toughness"
+                    or archetype.weights.get(ability, 0) > 0
+                    or any(ability in g for g in archetype.required)
+                ), (name, ability)
+
+
+def test_leaders_lead_legal_minions() -> None:
+    npcs = generate(plan(RosterSpec(count=40, archetype="leader", seed="boss")))
+    assert all(n.levels["command"] >= 2 for n in npcs)
+    assert all(n.minions for n in npcs)
+    assert {m.count for n in npcs for m in n.minions} == {1, 2}
+    for npc in npcs:
+        _assert_legal(npc, 10, 4)
+
+
+def test_careers_meet_their_requirements() -> None:
+    for career in CAREERS:
+        for npc in generate(plan(RosterSpec(count=10, career=career.id, seed=1), CAREERS)):
+            assert career.is_met_by(npc.levels), (career.id, npc)
+            assert npc.career == career.name
+            assert career.name.casefold() in npc.description
+            _assert_legal(npc, 10, 4)
+
+
+def test_names_are_unique_and_numbered_when_the_lists_run_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tiny = NameLists(given=["Ada", "Bo"], family=["Reed"], bands=Bands(first=["X"], second=["Y"]))
+    monkeypatch.setattr("generator.roster.name_lists", lambda: tiny)
+    npcs = generate(plan(RosterSpec(count=6, seed=1, name_prefix="Sgt.")))
+    names = [n.name for n in npcs]
+    assert len(set(names)) == 6
+    assert {"Sgt. Ada Reed", "Sgt. Bo Reed", "Sgt. Ada Reed 2"} <= set(names)
+
+
+def test_names_lists_are_long_enough() -> None:
+    from generator.roster import name_lists
+
+    lists = name_lists()
+    assert len(set(lists.given)) >= 150
+    assert len(set(lists.family)) >= 150
+
+
+# ------------------------------------------------------------------------------------------
+# The YAML passes `scratchpress check`
+
+
+def _write(folder: Path, name: str, text: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_every_archetype_passes_check(tmp_path: Path) -> None:
+    folder = tmp_path / "campaign"
+    for index, name in enumerate(ARCHETYPES):
+        spec = RosterSpec(count=12, archetype=name, seed=index, name_prefix=f"A{index}")
+        _write(folder, f"{name}.yaml", roster_yaml(spec)[0])
+    code, output = _check(folder)
+    assert code == 0, output
+    assert _summary(output) == (0, 0), output
+    campaign = load_campaign([folder])
+    assert len(campaign.characters) == 12 * len(ARCHETYPES)
+
+
+def test_every_career_passes_check(tmp_path: Path) -> None:
+    folder = tmp_path / "campaign"
+    for index, career in enumerate(CAREERS):
+        spec = RosterSpec(count=6, career=career.name, seed=index, name_prefix=f"C{index}")
+        _write(folder, f"{career.id}.yaml", roster_yaml(spec, CAREERS)[0])
+    code, output = _check(folder)
+    assert code == 0, output
+    assert _summary(output) == (0, 0), output
+
+
+def test_bigger_budget_passes_check_under_matching_settings(tmp_path: Path) -> None:
+    folder = tmp_path / "supers"
+    _write(folder, "scratchpress.toml", "cp = 20\nmax_level = 10\n")
+    _write(folder, "r.yaml", roster_yaml(RosterSpec(count=30, cp=20, max_level=10, seed=3))[0])
+    code, output = _check(folder)
+    assert code == 0, output
+    assert _summary(output) == (0, 0), output
+
+
+def test_over_the_campaign_budget_warns_but_has_no_error(tmp_path: Path) -> None:
+    folder = tmp_path / "c"
+    _write(folder, "r.yaml", roster_yaml(RosterSpec(count=3, cp=12, max_level=5, seed=3))[0])
+    code, output = _check(folder)
+    errors, warnings = _summary(output)
+    assert code == 0 and errors == 0 and warnings >= 3, output
+
+
+def test_yaml_round_trips_into_the_same_npcs(tmp_path: Path) -> None:
+    text, plan_, npcs = roster_yaml(RosterSpec(count=20, seed="rt", name_prefix="Old 'Tin'"))
+    campaign = load_campaign([_write(tmp_path / "c", "r.yaml", text)])
+    loaded = [c.definition for c in campaign.characters]
+    assert [d.name for d in loaded] == [n.name for n in npcs]
+    assert all(d.group == plan_.group for d in loaded)
+    for definition, npc in zip(loaded, npcs, strict=True):
+        levels = {k: v if isinstance(v, int) else v.level for k, v in definition.abilities.items()}
+        assert levels == npc.levels
+        assert [m.name for m in definition.minions] == [m.name for m in npc.minions]
+
+
+# ------------------------------------------------------------------------------------------
+# The command
+
+
+def test_cli_writes_the_file_and_says_what_it_made(tmp_path: Path) -> None:
+    out = tmp_path / "band.yaml"
+    result = runner.invoke(
+        _app(),
+        [
+            "roster",
+            "generate",
+            "--count",
+            "5",
+            "--archetype",
+            "sniper",
+            "--seed",
+            "1",
+            "-o",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "wrote" in result.stderr and "5 NPCs" in result.stderr
+    text = out.read_text(encoding="utf-8")
+    assert "--archetype sniper --seed 1" in text  # how to make it again
+    assert text.count("    group: ") == 5
+
+
+def test_cli_without_seed_prints_the_seed_it_chose(tmp_path: Path) -> None:
+    result = runner.invoke(_app(), ["roster", "generate", "--count", "2"])
+    assert result.exit_code == 0, result.output
+    seed = re.search(r"seed (\d+)", result.stderr)
+    assert seed, result.stderr
+    again = runner.invoke(_app(), ["roster", "generate", "--count", "2", "--seed", seed.group(1)])
+    assert again.stdout == result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--archetype", "bruzer"], "unknown archetype 'bruzer' (did you mean \"bruiser\"?)"),
+        (["--career", "sherif"], "unknown career 'sherif' (did you mean \"Sheriff\"?)"),
+        (["--career", "Soldier", "--archetype", "guard"], "give --career or --archetype, not both"),
+        (["--career", "Sheriff", "--cp", "3"], 'career "Sheriff" needs at least 4 CP'),
+        (["--cp", "100", "--max-level", "2"], "cannot be spent with no ability above 2"),
+        (["--group", "   "], "--group must not be empty"),
+        (["--name-prefix", "a\tb"], "control characters"),
+    ],
+)
+def test_cli_errors_are_clean(args: list[str], message: str) -> None:
+    result = runner.invoke(_app(), ["roster", "generate", "--count", "3", *args])
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr
+    assert "Traceback" not in result.output
+    if "unknown" in message:
+        assert "choose one of:" in result.stderr
+
+
+def test_cli_count_limits() -> None:
+    result = runner.invoke(_app(), ["roster", "generate", "--count", "0"])
+    assert result.exit_code == 2 and "--count must be 1 to" in result.stderr
+
+
+def test_cli_refuses_to_overwrite_without_force(tmp_path: Path) -> None:
+    out = _write(tmp_path, "r.yaml", "# my edits\n")
+    args = ["roster", "generate", "--count", "2", "--seed", "1", "-o", str(out)]
+    result = runner.invoke(_app(), args)
+    assert result.exit_code == 2 and "--force" in result.stderr
+    assert out.read_text() == "# my edits\n"
+    assert runner.invoke(_app(), [*args, "--force"]).exit_code == 0
+    assert out.read_text().startswith("# 2 NPCs")
+
+
+def test_cli_campaign_avoids_its_names_and_regenerates_identically(tmp_path: Path) -> None:
+    folder = tmp_path / "camp"
+    first = roster_yaml(RosterSpec(count=40, seed=11))[0]
+    _write(folder, "a.yaml", first)
+    out = folder / "b.yaml"
+    args = ["roster", "generate", "--count", "40", "--seed", "11", "--campaign", str(folder)]
+    assert runner.invoke(_app(), [*args, "-o", str(out)]).exit_code == 0
+    made = out.read_bytes()
+    # Regenerating the same file over itself: its own names do not count as taken.
+    assert runner.invoke(_app(), [*args, "-o", str(out), "--force"]).exit_code == 0
+    assert out.read_bytes() == made
+    code, output = _check(folder)
+    assert code == 0 and _summary(output) == (0, 0), output
+
+
+def test_cli_archetypes_lists_every_archetype() -> None:
+    result = runner.invoke(_app(), ["roster", "archetypes"])
+    assert result.exit_code == 0
+    for name in ARCHETYPES:
+        assert re.search(rf"^{name}\s+\S", result.stdout, re.M)
+
+
+# ------------------------------------------------------------------------------------------
+# The printable: layout math without rendering
+
+
+def test_count_lines_breaks_at_spaces_and_never_underestimates() -> None:
+    runs = [("word " * 40, "regular")]
+    one = roster_doc.count_lines([("short", "regular")], 90.0)
+    assert one == 1
+    many = roster_doc.count_lines(runs, 90.0)
+    width = roster_doc.text_mm("word " * 40, "regular")
+    assert many >= width / 90.0
+    assert roster_doc.count_lines([("x" * 400, "bold")], 20.0) > 5  # an unbreakable word
+
+
+def test_css_string_cannot_end_the_string() -> None:
+    text = 'Bad "camp" \\ </style> ü'
+    escaped = roster_doc.css_string(text)
+    assert '"' not in escaped and "<" not in escaped and "ü" not in escaped
+    assert escaped.startswith("Bad ")
+
+
+def _campaign_folder(root: Path, npcs: int = 54) -> Path:
+    """~60 NPCs: a mixed band with leaders, a band of leaders, loose NPCs and two PCs."""
+    folder = root / "roster-camp"
+    third = npcs // 3
+    _write(
+        folder,
+        "a.yaml",
+        roster_yaml(RosterSpec(count=npcs - third, seed="a", group="Salt Crows"))[0],
+    )
+    _write(
+        folder,
+        "b.yaml",
+        roster_yaml(
+            RosterSpec(
+                count=third - 2,
+                seed="b",
+                archetype="leader",
+                group="Iron Hands",
+                name_prefix="Boss",
+            )
+        )[0],
+    )
+    _write(
+        folder,
+        "c.yaml",
+        """\
+characters:
+  - name: Loose Cannon
+    description: "nobody's ally, \\"quoted\\" & <b>not bold</b>"
+    abilities: {toughness: 2, stealth: 4, detection: 4}
+  - name: Quiet Hermit
+    abilities: {toughness: 3, healing: 3, detection: 4}
+  - name: Player Hero
+    player: Dana
+    group: Salt Crows
+    abilities: {toughness: 4, fighting: 4, quickness: 2}
+""",
+    )
+    return folder
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Computed]:
+    folder = _campaign_folder(tmp_path_factory.mktemp("roster"))
+    campaign = load_campaign([folder])
+    return campaign, compute_campaign(campaign)
+
+
+def test_view_model_groups_minions_and_leaves_out_pcs(big: tuple[Any, Computed]) -> None:
+    _campaign, computed = big
+    roster = roster_doc.plan_roster(computed, BuildOptions())
+    items = [i for p in roster.pages for c in p.columns for i in c]
+    npcs = [i for i in items if i.kind == "npc"]
+    assert roster.npcs == len(npcs) == 54  # 52 generated + 2 loose; the PC is not one
+    assert "Player Hero" not in {i.view["name"] for i in npcs}
+    headings = [i.view["name"] for i in items if i.kind == "group"]
+    assert headings == ["Salt Crows", "Iron Hands", "No initiative group"]
+    bosses = [i for i in npcs if i.view["name"].startswith("Boss ")]
+    assert bosses and all(i.view["minions"] for i in bosses)
+    assert all(i.view["ticks"][0]["letter"] == "D" for i in npcs)
+    assert any("I" in [t["letter"] for t in i.view["ticks"]] for i in bosses)
+    # Grouped NPCs roll with the group (bonus on the heading); loose ones show their own.
+    loose = [i for i in npcs if i.group == "No initiative group"]
+    assert all(i.view["init"] for i in loose)
+    assert not any(i.view["init"] for i in npcs if i.group == "Salt Crows")
+    group = next(g for g in computed.groups if g.name == "Salt Crows")
+    assert next(i for i in items if i.kind == "group").view["bonus"] == f"+{group.bonus}"
+
+
+def test_columns_never_overflow_and_headings_keep_their_block(big: tuple[Any, Computed]) -> None:
+    _, computed = big
+    for paper in ("letter", "a4"):
+        roster = roster_doc.plan_roster(computed, BuildOptions(paper=paper))
+        g = roster.geometry
+        for page in roster.pages:
+            assert 1 <= len(page.columns) <= 2
+            for column in page.columns:
+                room = g.content_h - (roster_doc.TITLE_H if page.title else 0)
+                assert sum(i.height for i in column) <= room
+                assert column[-1].kind == "npc"  # a heading never ends a column
+                if page.number > 1 or column is not page.columns[0]:
+                    assert column[0].kind in ("group", "cont")
+
+
+def test_classic_rules_print_defense_and_each_npcs_initiative(big: tuple[Any, Computed]) -> None:
+    campaign, _ = big
+    computed = compute_campaign(campaign, "classic")
+    roster = roster_doc.plan_roster(computed, BuildOptions())
+    npc = next(i for p in roster.pages for c in p.columns for i in c if i.kind == "npc")
+    assert [s["label"] for s in npc.view["stats"]] == ["defense", "stamina"]
+    assert npc.view["init"].startswith("+")
+
+
+def test_no_npcs_no_document(tmp_path: Path) -> None:
+    folder = tmp_path / "pcs"
+    _write(
+        folder, "p.yaml", "characters:\n  - name: A\n    player: B\n    abilities: {toughness: 2}\n"
+    )
+    campaign = load_campaign([folder])
+    computed = compute_campaign(campaign)
+    assert roster_doc.documents(computed, campaign, BuildOptions()) == []
+    assert roster_doc.roster_chunks(computed, campaign, BuildOptions()) == []
+
+
+def test_chunks_are_whole_pages_numbered_on(big: tuple[Any, Computed]) -> None:
+    campaign, computed = big
+    single = roster_doc.documents(computed, campaign, BuildOptions())[0]
+    chunks = roster_doc.roster_chunks(computed, campaign, BuildOptions(), per_chunk=15)
+    assert len(chunks) >= 3
+    assert len({c.stem for c in chunks}) == len(chunks)
+    numbers = [p["number"] for c in chunks for p in c.context["pages"]]
+    assert numbers == list(range(1, single.context["total_pages"] + 1))
+    for chunk in chunks:
+        assert chunk.context["first_page"] == chunk.context["pages"][0]["number"]
+        assert chunk.context["total_pages"] == single.context["total_pages"]
+    assert [c.context["has_title"] for c in chunks] == [True] + [False] * (len(chunks) - 1)
+
+
+def test_a_block_taller_than_a_column_gets_pages_of_its_own(tmp_path: Path) -> None:
+    note = " ".join(["word"] * 150)
+    lines = [
+        "characters:",
+        "  - name: Huge",
+        "    group: G",
+        "    abilities:",
+        "      toughness: 4",
+    ]
+    for ability in ("shooting", "blasting", "knockout", "fighting", "wrestling", "stealth"):
+        lines.append(f'      {ability}: {{level: 1, note: "{note}"}}')
+    lines += ["  - name: Small", "    group: G", "    abilities: {toughness: 2}"]
+    campaign = load_campaign([_write(tmp_path / "c", "c.yaml", "\n".join(lines) + "\n")])
+    computed = compute_campaign(campaign)
+    roster = roster_doc.plan_roster(computed, BuildOptions())
+    big_pages = [p for p in roster.pages if p.big]
+    assert len(big_pages) == 1 and big_pages[0].span >= 1
+    assert roster.pages[-1].number == big_pages[0].number + big_pages[0].span
+    document = roster_doc.documents(computed, campaign, BuildOptions())[0]
+    rendered = render_pdf(
+        render_html(document.template, document.context), templates_dir(), allowed_roots(campaign)
+    )
+    assert rendered.pages == document.context["total_pages"]
+    assert rendered.warnings == []
+
+
+# ------------------------------------------------------------------------------------------
+# The printable, rendered
+
+
+@pytest.fixture(scope="module")
+def built(
+    tmp_path_factory: pytest.TempPathFactory, big: tuple[Any, Computed]
+) -> Iterator[tuple[BuildReport, Path, Any, Computed]]:
+    campaign, computed = big
+    out = tmp_path_factory.mktemp("out")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(registry.KINDS, "roster", "roster")
+        report = build(computed, campaign, BuildOptions(), out, only=["roster"])
+    yield report, out / "roster.pdf", campaign, computed
+
+
+def _page_texts(pdf: Path | bytes) -> list[str]:
+    reader = PdfReader(io.BytesIO(pdf) if isinstance(pdf, bytes) else pdf)
+    return [" ".join(page.extract_text().split()) for page in reader.pages]
+
+
+def test_build_writes_one_roster_without_warnings(
+    built: tuple[BuildReport, Path, Any, Computed],
+) -> None:
+    report, pdf, _campaign, computed = built
+    assert [w.document.filename for w in report.written] == ["roster.pdf"]
+    assert report.warnings == [] and report.problems == []
+    plan_ = roster_doc.plan_roster(computed, BuildOptions())
+    reader = PdfReader(pdf)
+    assert len(reader.pages) == sum(p.span for p in plan_.pages) >= 3
+    for page in reader.pages:
+        assert abs(float(page.mediabox.width) - LETTER[0]) < 1
+        assert abs(float(page.mediabox.height) - LETTER[1]) < 1
+
+
+def test_text_holds_stat_blocks_in_the_books_format(
+    built: tuple[BuildReport, Path, Any, Computed],
+) -> None:
+    _, pdf, _campaign, computed = built
+    text = " ".join(_page_texts(pdf))
+    block = next(b for b in computed.of_kind("character") if b.name.startswith("Boss "))
+    stats = block.stats
+    header = (
+        f"{block.name} ({stats.agility} agility, {stats.intelligence} intelligence,"  # type: ignore[union-attr]
+        f" {stats.strength} strength, {stats.stamina} stamina): {block.description}"  # type: ignore[union-attr]
+    )
+    assert header in text
+    first = stats.abilities[0]  # type: ignore[union-attr]
+    assert f"{first.level} {first.name}" in text
+    assert "Player Hero" not in text
+    assert 'nobody\'s ally, "quoted" & <b>not bold</b>' in text  # autoescaped, not markup
+    minion = computed.minions_of(block.name)[0]
+    assert minion.name in text
+    assert "Page 1 of" in _page_texts(pdf)[0]
+    assert "Salt Crows" in text and "Iron Hands" in text
+
+
+def test_two_columns_and_no_block_split_across_pages(
+    built: tuple[BuildReport, Path, Any, Computed],
+) -> None:
+    _, _, campaign, computed = built
+    document = roster_doc.documents(computed, campaign, BuildOptions())[0]
+    rendered = render_pdf(
+        render_html(document.template, document.context),
+        templates_dir(),
+        allowed_roots(campaign),
+        keep_document=True,
+    )
+    estimated = {
+        i["name"]: float(i["height"][:-2])
+        for p in document.context["pages"]
+        for c in p["columns"]
+        for i in c
+        if i["kind"] == "npc"
+    }
+    pages_of: dict[str, set[int]] = {}
+    lefts: set[float] = set()
+
+    def walk(box: Any) -> Iterator[Any]:
+        yield box
+        for child in getattr(box, "children", None) or []:
+            yield from walk(child)
+
+    for number, page in enumerate(rendered.document.pages):
+        for box in walk(page._page_box):
+            element = getattr(box, "element", None)
+            if element is None or getattr(box, "element_tag", "") != "div":
+                continue
+            classes = (element.get("class") or "").split()
+            if "npc" in classes:
+                name = element.find(".//b").text
+                pages_of.setdefault(name, set()).add(number)
+                # The module's height is an upper bound, so a column never overflows.
+                assert box.margin_height() * PX_MM <= estimated[name] + 0.05, name
+                lefts.add(round(box.position_x * PX_MM))
+    assert set(pages_of) == set(estimated)
+    assert all(len(pages) == 1 for pages in pages_of.values())
+    assert len(lefts) == 2  # two columns
+
+
+def test_roster_page_count_grows_with_the_number_of_npcs(
+    built: tuple[BuildReport, Path, Any, Computed], tmp_path: Path
+) -> None:
+    report, _, _, _ = built
+    campaign = load_campaign([examples_dir()])
+    computed = compute_campaign(campaign)
+    small = roster_doc.documents(computed, campaign, BuildOptions())[0]
+    assert small.context["total_pages"] == 1
+    assert report.written[0].pages > small.context["total_pages"]
+
+
+def test_a4_and_ink_saver(big: tuple[Any, Computed]) -> None:
+    campaign, computed = big
+    options = BuildOptions(paper="a4", ink_saver=True)
+    chunks = roster_doc.roster_chunks(computed, campaign, options, per_chunk=20)
+    second = chunks[1]  # rendering one chunk is enough, and checks where numbering resumes
+    rendered = render_pdf(
+        render_html(second.template, second.context), templates_dir(), allowed_roots(campaign)
+    )
+    assert rendered.warnings == []
+    assert rendered.pages == len(second.context["pages"])
+    for width, height in rendered.page_sizes:
+        assert abs(width - A4[0]) < 1 and abs(height - A4[1]) < 1
+    first_number = second.context["pages"][0]["number"]
+    total = second.context["total_pages"]
+    texts = _page_texts(rendered.pdf)
+    assert f"Page {first_number} of {total}" in texts[0]
+    assert f"Page {first_number + 1} of {total}" in texts[1]
