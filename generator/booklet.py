@@ -44,7 +44,7 @@ from .definitions.yamlsafe import load_yaml
 from .documents.base import BuildOptions, page_context
 from .documents.common import carry_cells, signed
 from .problems import InputError, Problem
-from .render.fetcher import MAX_RESOURCE_BYTES, RefusedResource, is_inside
+from .render.confine import MAX_RESOURCE_BYTES, RefusedResource, is_inside
 from .render.images import ImageProblem, portrait_data_url
 from .render.names import slug
 from .render.templating import render_html

@@ -178,6 +178,7 @@ def build(
     themes = theme_dirs(campaign.root)
     documents = collect_documents(computed, campaign, options, only)
     by_key: dict[str, list[Document]] = {}
+    order: list[tuple[Document, str]] = []
     outcomes: dict[str, Outcome] = {}
     jobs: list[Job] = []
     for document in documents:
@@ -203,6 +204,7 @@ def build(
             )
             continue
         key = cache_key(html, f"{document.kind}/{document.pdf_variant}")
+        order.append((document, key))
         if key in by_key:  # the same PDF twice (rare): render once
             by_key[key].append(document)
             continue
@@ -253,44 +255,39 @@ def build(
         if outcome.error is None and not outcome.refused:
             render_cache.put(outcome.key, outcome.pdf, _meta(outcome))
 
-    # Write in document order so the summary reads the same every run.
+    # Write in document order so the summary reads the same every run, and chunks merge
+    # in the order they were made.
     parts: dict[str, list[tuple[Document, Outcome]]] = {}
-    for key, group in by_key.items():
+    for document, key in order:
         outcome = outcomes[key]
-        for document in group:
-            if document.merge_into is not None and outcome.error is None:
-                parts.setdefault(document.merge_into, []).append((document, outcome))
-                report.lint += _lint(document, campaign, outcome)
-                continue
-            path = out_dir / document.filename
-            if outcome.error is not None:
-                report.problems.append(Problem(outcome.error, display_path(path)))
-                continue
-            for message in outcome.refused:
-                report.problems.append(Problem(f"refused to load {message}", document.filename))
-            for message in outcome.warnings:
-                # Missing glyphs are reported once, by our lint, with the entry's name.
-                if message.startswith(".notdef glyph"):
-                    continue
-                if not any(message.endswith(r) for r in outcome.refused):
-                    report.warnings.append(f"{document.filename}: {message}")
+        path = out_dir / document.filename
+        if outcome.error is not None:
+            report.problems.append(Problem(outcome.error, display_path(path)))
+            continue
+        if document.merge_into is not None:
+            parts.setdefault(document.merge_into, []).append((document, outcome))
             report.lint += _lint(document, campaign, outcome)
-            write_atomic(path, outcome.pdf)
-            manifest.record(document.filename, outcome.pdf)
-            if document.kind == "booklets" and options.impose == "saddle":
-                _write_saddle(document, outcome.pdf, out_dir, manifest, force, report)
-            sheets = (outcome.pages + 1) // 2 if document.duplex else outcome.pages
-            written = Written(
-                document,
-                path,
-                outcome.pages,
-                sheets,
-                outcome.page_sizes,
-                cached=outcome.seconds < 0,
-            )
-            report.written.append(written)
-            if progress is not None:
-                progress(written)
+            continue
+        for message in outcome.refused:
+            report.problems.append(Problem(f"refused to load {message}", document.filename))
+        for message in outcome.warnings:
+            # Missing glyphs are reported once, by our lint, with the entry's name.
+            if message.startswith(".notdef glyph"):
+                continue
+            if not any(message.endswith(r) for r in outcome.refused):
+                report.warnings.append(f"{document.filename}: {message}")
+        report.lint += _lint(document, campaign, outcome)
+        write_atomic(path, outcome.pdf)
+        manifest.record(document.filename, outcome.pdf)
+        if document.kind == "booklets" and options.impose == "saddle":
+            _write_saddle(document, outcome.pdf, out_dir, manifest, force, report)
+        sheets = (outcome.pages + 1) // 2 if document.duplex else outcome.pages
+        written = Written(
+            document, path, outcome.pages, sheets, outcome.page_sizes, cached=outcome.seconds < 0
+        )
+        report.written.append(written)
+        if progress is not None:
+            progress(written)
     for stem, chunks in parts.items():
         _write_merged(stem, chunks, out_dir, manifest, report, progress)
     manifest.save()
@@ -319,13 +316,20 @@ def _write_merged(
     pdf = buffer.getvalue()
     first = chunks[0][0]
     document = dataclasses.replace(first, stem=stem, merge_into=None)
+    for _, outcome in chunks:
+        for message in outcome.refused:
+            report.problems.append(Problem(f"refused to load {message}", document.filename))
+        report.warnings += [
+            f"{document.filename}: {m}" for m in outcome.warnings if not m.startswith(".notdef")
+        ]
     path = out_dir / document.filename
     write_atomic(path, pdf)
     manifest.record(document.filename, pdf)
     pages = sum(o.pages for _, o in chunks)
     sizes = [size for _, o in chunks for size in o.page_sizes]
     cached = all(o.seconds < 0 for _, o in chunks)
-    written = Written(document, path, pages, pages, sizes, cached=cached)
+    sheets = (pages + 1) // 2 if document.duplex else pages
+    written = Written(document, path, pages, sheets, sizes, cached=cached)
     report.written.append(written)
     if progress is not None:
         progress(written)

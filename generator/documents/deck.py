@@ -10,6 +10,7 @@ The view model carries every sentence already worded ("Attacks economy", "d20 + 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -340,12 +341,31 @@ def deck_document(
     )
 
 
+def by_sheet(document: Document) -> list[Document]:
+    """The deck as one Document per sheet of paper (a front page and its back), merged
+    into one PDF by the build. Each sheet is rendered and cached on its own: editing one
+    card re-renders its sheet only, and identical back pages are rendered once."""
+    pages = document.context["pages"]
+    per_sheet = 2 if document.duplex else 1
+    if len(pages) <= per_sheet:
+        return [document]
+    return [
+        dataclasses.replace(
+            document,
+            stem=f"{document.stem}-sheet-{start // per_sheet + 1:03d}",
+            context={**document.context, "pages": pages[start : start + per_sheet]},
+            merge_into=document.stem,
+        )
+        for start in range(0, len(pages), per_sheet)
+    ]
+
+
 def event_documents(
     computed: Computed, campaign: Campaign, options: BuildOptions
 ) -> list[Document]:
     """``--only events``: every built-in and campaign event, one PDF."""
     deck = deck_options(options, campaign)
-    return [deck_document("events", merged_entries(campaign, "events"), options, deck)]
+    return by_sheet(deck_document("events", merged_entries(campaign, "events"), options, deck))
 
 
 def career_documents(
@@ -353,7 +373,7 @@ def career_documents(
 ) -> list[Document]:
     """``--only careers``: every built-in and campaign career, one PDF."""
     deck = deck_options(options, campaign)
-    return [deck_document("careers", merged_entries(campaign, "careers"), options, deck)]
+    return by_sheet(deck_document("careers", merged_entries(campaign, "careers"), options, deck))
 
 
 def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> list[Document]:

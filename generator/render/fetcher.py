@@ -8,13 +8,13 @@ device, or make a network request. Every refusal is recorded so the build can re
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
-MAX_RESOURCE_BYTES = 32 * 1024 * 1024
+from .confine import MAX_RESOURCE_BYTES, RefusedResource, check_local_file, is_inside
+
 MIME_TYPES = {
     ".css": "text/css",
     ".png": "image/png",
@@ -27,30 +27,6 @@ MIME_TYPES = {
     ".woff": "font/woff",
     ".woff2": "font/woff2",
 }
-
-
-class RefusedResource(ValueError):
-    pass
-
-
-def is_inside(path: Path, roots: list[Path]) -> bool:
-    return any(path == root or root in path.parents for root in roots)
-
-
-def check_local_file(path: Path, roots: list[Path]) -> Path:
-    """Resolve symlinks, then insist on a regular, modest file inside an allowed folder."""
-    real = Path(os.path.realpath(path))
-    if not is_inside(real, roots):
-        raise RefusedResource(f"{path} is outside the campaign, templates and fonts folders")
-    try:
-        info = real.stat()
-    except OSError as err:
-        raise RefusedResource(f"{path}: {err.strerror}") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise RefusedResource(f"{path} is not a regular file")
-    if info.st_size > MAX_RESOURCE_BYTES:
-        raise RefusedResource(f"{path} is larger than {MAX_RESOURCE_BYTES // 2**20} MB")
-    return real
 
 
 class ConfinedFetcher(URLFetcher):  # type: ignore[misc]
@@ -82,4 +58,11 @@ class ConfinedFetcher(URLFetcher):  # type: ignore[misc]
         return URLFetcherResponse(real.as_uri(), body, {"Content-Type": mime})
 
 
-__all__ = ["ConfinedFetcher", "FatalURLFetchingError", "RefusedResource", "check_local_file"]
+__all__ = [
+    "MAX_RESOURCE_BYTES",
+    "ConfinedFetcher",
+    "FatalURLFetchingError",
+    "RefusedResource",
+    "check_local_file",
+    "is_inside",
+]

@@ -12,9 +12,9 @@ import io
 import warnings
 from pathlib import Path
 
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageFile, ImageOps, UnidentifiedImageError
 
-from .fetcher import RefusedResource, check_local_file
+from .confine import RefusedResource, check_local_file
 
 ALLOWED_FORMATS = {"PNG", "JPEG", "WEBP"}
 MAX_PIXELS = 40_000_000  # a 40-megapixel photo is plenty; beyond that, refuse
@@ -34,10 +34,16 @@ def portrait_data_url(
     except RefusedResource as err:
         raise ImageProblem(str(err)) from None
     Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+    # WeasyPrint sets this process-wide on import (and it is imported before portraits are
+    # read); for a portrait, a truncated file must be an error, not a grey band.
+    load_truncated = ImageFile.LOAD_TRUNCATED_IMAGES
+    ImageFile.LOAD_TRUNCATED_IMAGES = False
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(real) as image:
+            # Only our three decoders ever see the bytes; Pillow's other plugins (EPS, PSD,
+            # TGA, ...) are never asked to parse a stranger's file.
+            with Image.open(real, formats=sorted(ALLOWED_FORMATS)) as image:
                 if image.format not in ALLOWED_FORMATS:
                     raise ImageProblem(
                         f"{path.name} is {image.format or 'an unknown format'};"
@@ -54,10 +60,19 @@ def portrait_data_url(
         raise ImageProblem(
             f"{path.name} declares too many pixels (a decompression bomb?)"
         ) from None
+    except ImageProblem:
+        raise
     except UnidentifiedImageError:
-        raise ImageProblem(f"{path.name} is not an image Pillow can read") from None
-    except OSError as err:
+        raise ImageProblem(
+            f"{path.name} is not an image scratchpress can read;"
+            " portraits must be PNG, JPEG or WebP"
+        ) from None
+    # A damaged file makes a decoder fail in many ways: OSError for truncated data, but
+    # also ValueError (a PNG chunk name that is not ASCII), EOFError, SyntaxError, ...
+    except (OSError, ValueError, EOFError, SyntaxError, IndexError, KeyError) as err:
         raise ImageProblem(f"{path.name} is damaged or truncated ({err})") from None
+    finally:
+        ImageFile.LOAD_TRUNCATED_IMAGES = load_truncated
 
     width_px = round(frame_mm[0] / MM_PER_INCH * MAX_DPI)
     height_px = round(frame_mm[1] / MM_PER_INCH * MAX_DPI)
