@@ -348,9 +348,15 @@ class _BuildRun:
         for problem in report.problems:
             typer.echo(str(problem), err=True)
         if self.png:
-            from .render.png import write_pngs
+            from .render.png import write_contact_sheet, write_pngs
 
             count = write_pngs([w.path for w in report.written], self.out_dir / "png")
+            for written in report.written:
+                if written.document.kind in {"events", "careers", "initiative"}:
+                    write_contact_sheet(
+                        written.path, self.out_dir / "png" / f"{written.path.stem}-contact.png"
+                    )
+                    count += 1
             typer.echo(f"wrote {count} PNG files in {self.out_dir / 'png'}/")
         seconds = time.perf_counter() - started
         rendered = len(report.written) - report.from_cache

@@ -27,3 +27,29 @@ def write_pngs(pdfs: list[Path], folder: Path, dpi: int = PNG_DPI) -> int:
         finally:
             document.close()
     return count
+
+
+def write_contact_sheet(pdf: Path, target: Path, columns: int = 4, width_px: int = 1600) -> None:
+    """One PNG with every page of ``pdf`` as a thumbnail: a preview of a whole deck."""
+    import pypdfium2
+    from PIL import Image
+
+    document = pypdfium2.PdfDocument(str(pdf))
+    try:
+        thumbs = []
+        cell = width_px // columns
+        for page in document:
+            image = page.render(scale=cell / page.get_width()).to_pil()
+            thumbs.append(image)
+    finally:
+        document.close()
+    if not thumbs:
+        return
+    rows = (len(thumbs) + columns - 1) // columns
+    cell_h = max(t.height for t in thumbs)
+    sheet = Image.new("RGB", (columns * cell, rows * cell_h), "white")
+    for index, thumb in enumerate(thumbs):
+        sheet.paste(thumb, ((index % columns) * cell, (index // columns) * cell_h))
+    buffer = io.BytesIO()
+    sheet.save(buffer, format="PNG", optimize=True)
+    write_atomic(target, buffer.getvalue())
