@@ -122,12 +122,14 @@ def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _campaign(write_campaign: WriteCampaign, chapter: str, booklet: str | None = None) -> Path:
-    return write_campaign({
-        "party.yaml": PARTY,
-        "booklet.yaml": booklet or "title: Test Book\nauthor: A. Tester\npaper: a5\n"
-        "chapters: [one.md]\n",
-        "one.md": chapter,
-    })
+    return write_campaign(
+        {
+            "party.yaml": PARTY,
+            "booklet.yaml": booklet
+            or "title: Test Book\nauthor: A. Tester\npaper: a5\nchapters: [one.md]\n",
+            "one.md": chapter,
+        }
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -151,7 +153,9 @@ def test_example_renders_without_warnings(example: Example) -> None:
     assert 8 <= rendered.pages <= 16
     assert all(size == pytest.approx(LETTER, abs=1) for size in rendered.page_sizes)
     assert [c["title"] for c in view["chapters"]] == [
-        "Rolling the Die", "Defenses and Health", "Actions at a Glance",
+        "Rolling the Die",
+        "Defenses and Health",
+        "Actions at a Glance",
         "Minions, Vehicles and Events",
     ]
 
@@ -185,8 +189,9 @@ def test_bookmarks_follow_chapters_and_sections(example: Example) -> None:
     # Bookmarks and contents agree on where each chapter starts.
     for depth, title, page in outline:
         if depth == 0 and title != "Contents":
-            assert re.search(re.escape(title) + r"[\s.]*?" + str(page) + r"\s*$", texts[1],
-                             re.MULTILINE), title
+            assert re.search(
+                re.escape(title) + r"[\s.]*?" + str(page) + r"\s*$", texts[1], re.MULTILINE
+            ), title
 
 
 def test_metadata_and_tagged_structure(example: Example) -> None:
@@ -208,8 +213,15 @@ def test_example_booklet_holds_the_computed_tables(
     text = "".join(example[2])
     # carry table (strength 12: 24 kg / 53 lb), pace (hunt with 7 characters: 17),
     # random damage (4 -> 1d10 + 4, 2.38x), an NPC's stat line and an event.
-    for expected in ("24 kg (53 lb)", "1d10 + 4", "2.38×", "Hester Greaves", "Ledger-hands",
-                     "Boiler Burst", "hearts, diamonds, yellow, red"):
+    for expected in (
+        "24 kg (53 lb)",
+        "1d10 + 4",
+        "2.38×",
+        "Hester Greaves",
+        "Ledger-hands",
+        "Boiler Burst",
+        "hearts, diamonds, yellow, red",
+    ):
         assert expected in text, expected
 
 
@@ -234,7 +246,9 @@ def booklet_kind(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_build_writes_booklet_named_by_title_and_escapes_raw_html(
     write_campaign: WriteCampaign, tmp_path: Path, booklet_kind: None
 ) -> None:
-    folder = _campaign(write_campaign, """\
+    folder = _campaign(
+        write_campaign,
+        """\
 # Strange Input
 
 A tag <b>not bold</b> and <script>alert(1)</script> print as text.
@@ -242,7 +256,9 @@ A tag <b>not bold</b> and <script>alert(1)</script> print as text.
 <div class="cover">a block of HTML</div>
 
 [a web page](https://example.org/rules) and [a file](notes.md) and [back](#strange-input).
-""", "title: 'Odd & <Bold> Book'\npaper: a5\nchapters: [one.md]\n")
+""",
+        "title: 'Odd & <Bold> Book'\npaper: a5\nchapters: [one.md]\n",
+    )
     campaign = load_campaign([folder])
     computed = compute_campaign(campaign)
     report = build(computed, campaign, BuildOptions(), tmp_path / "out", only=["booklets"])
@@ -287,7 +303,10 @@ def test_paper_follows_the_build_unless_the_booklet_names_one(
 
 
 def test_bad_booklet_yaml_reports_file_and_line(write_campaign: WriteCampaign) -> None:
-    folder = _campaign(write_campaign, "# One\n", """\
+    folder = _campaign(
+        write_campaign,
+        "# One\n",
+        """\
 title: Test Book
 tittle: typo
 paper: a3
@@ -295,23 +314,29 @@ chapters:
   - one.md
   - missing.md
   - /etc/passwd.md
-""")
+""",
+    )
     problems = _problems(folder)
-    assert any(re.fullmatch(r".*booklet\.yaml:2: tittle: unknown key \(did you mean 'title'\?\).*",
-                            p) for p in problems), problems
-    assert any(re.fullmatch(r".*booklet\.yaml:3: paper: must be .*'a5'.*got 'a3'", p)
-               for p in problems), problems
+    assert any(
+        re.fullmatch(r".*booklet\.yaml:2: tittle: unknown key \(did you mean 'title'\?\).*", p)
+        for p in problems
+    ), problems
+    assert any(
+        re.fullmatch(r".*booklet\.yaml:3: paper: must be .*'a5'.*got 'a3'", p) for p in problems
+    ), problems
     # The model is checked first; fix it and the chapter files are checked.
     (folder / "booklet.yaml").write_text(
         "title: Test Book\nchapters:\n  - one.md\n  - missing.md\n  - /etc/passwd.md\n"
-        "  - ../outside.md\n")
+        "  - ../outside.md\n"
+    )
     (folder.parent / "outside.md").write_text("# Outside\n")
     problems = _problems(folder)
     assert len(problems) == 3, problems
     assert problems[0] == "campaign/booklet.yaml:4: chapters.1: missing.md: no such file"
     assert re.match(r".*booklet\.yaml:5: chapters\.2: '/etc/passwd\.md': chapters are", problems[1])
     assert problems[2] == (
-        "campaign/booklet.yaml:6: chapters.3: ../outside.md is outside the campaign folder")
+        "campaign/booklet.yaml:6: chapters.3: ../outside.md is outside the campaign folder"
+    )
 
 
 def test_yaml_syntax_error_has_a_line(write_campaign: WriteCampaign) -> None:
@@ -321,7 +346,9 @@ def test_yaml_syntax_error_has_a_line(write_campaign: WriteCampaign) -> None:
 
 
 def test_insert_errors_name_the_markdown_line(write_campaign: WriteCampaign) -> None:
-    folder = _campaign(write_campaign, """\
+    folder = _campaign(
+        write_campaign,
+        """\
 # Inserts
 
 ```scratchpress
@@ -351,7 +378,8 @@ to: 10
 insert: carry-table
 low: 12
 ```
-""")
+""",
+    )
     problems = _problems(folder)
     assert problems == [
         "campaign/one.md:4: insert: unknown insert 'carry-tabel' (did you mean 'carry-table'?);"
@@ -365,7 +393,9 @@ low: 12
 
 
 def test_statblocks_by_group_and_roster_and_the_check_hook(write_campaign: WriteCampaign) -> None:
-    folder = _campaign(write_campaign, """\
+    folder = _campaign(
+        write_campaign,
+        """\
 # Who
 
 ```scratchpress
@@ -378,21 +408,27 @@ insert: statblock
 roster: everyone
 caption: Everyone
 ```
-""")
+""",
+    )
     html = _view(folder)["chapters"][0]["html"]
     assert html.count('class="statblock"') == 2
     assert "Mara Quill" in html and "group: Party" in html and "Everyone" in html
     campaign = load_campaign([folder])
     assert booklet_problems(campaign, compute_campaign(campaign)) == []
-    (folder / "one.md").write_text("# Who\n\n```scratchpress\ninsert: statblock\n"
-                                   "group: Partie\nroster: everyone\n```\n")
+    (folder / "one.md").write_text(
+        "# Who\n\n```scratchpress\ninsert: statblock\ngroup: Partie\nroster: everyone\n```\n"
+    )
     [problem] = booklet_problems(campaign, compute_campaign(campaign))
-    assert str(problem) == ("campaign/one.md:6: statblock: a statblock insert takes exactly one"
-                            " of names:, group: or roster:")
+    assert str(problem) == (
+        "campaign/one.md:6: statblock: a statblock insert takes exactly one"
+        " of names:, group: or roster:"
+    )
 
 
 def test_chapter_structure_and_link_errors(write_campaign: WriteCampaign) -> None:
-    folder = _campaign(write_campaign, """\
+    folder = _campaign(
+        write_campaign,
+        """\
 Text before any title.
 
 # Title
@@ -400,7 +436,8 @@ Text before any title.
 # Second title
 
 See [nowhere](#no-such-heading) and ![map](../outside.png) and ![web](https://x.org/a.png).
-""")
+""",
+    )
     problems = _problems(folder)
     assert problems == [
         "campaign/one.md:1: a chapter begins with its title, a line such as '# Rolls'",
@@ -427,14 +464,17 @@ def test_pictures_inside_the_campaign_are_embedded(
 
 
 def test_a_cover_that_is_not_a_picture(write_campaign: WriteCampaign) -> None:
-    folder = _campaign(write_campaign, "# One\n",
-                       "title: T\ncover: cover.png\nchapters: [one.md]\n")
+    folder = _campaign(
+        write_campaign, "# One\n", "title: T\ncover: cover.png\nchapters: [one.md]\n"
+    )
     (folder / "cover.png").write_text("not a picture")
     assert _problems(folder) == [
-        "campaign/booklet.yaml:2: cover: cover.png is not a picture Pillow can read"]
+        "campaign/booklet.yaml:2: cover: cover.png is not a picture Pillow can read"
+    ]
     (folder / "booklet.yaml").write_text("title: T\ncover: ../x.png\nchapters: [one.md]\n")
     assert _problems(folder) == [
-        "campaign/booklet.yaml:2: cover: ../x.png is outside the campaign folder"]
+        "campaign/booklet.yaml:2: cover: ../x.png is outside the campaign folder"
+    ]
 
 
 # --------------------------------------------------------------------------------------------
@@ -460,8 +500,11 @@ def test_every_page_is_placed_exactly_once(pages: int) -> None:
 def _numbered_pdf(pages: int, size: tuple[float, float] = (419.53, 595.28)) -> bytes:
     """A plain PDF whose page n says "Pn" near its left edge (standard Helvetica)."""
     pdf = pikepdf.new()
-    font = pdf.make_indirect(pikepdf.Dictionary(
-        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica))
+    font = pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica
+        )
+    )
     for n in range(1, pages + 1):
         page = pdf.add_blank_page(page_size=size)
         page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font))
@@ -472,8 +515,11 @@ def _numbered_pdf(pages: int, size: tuple[float, float] = (419.53, 595.28)) -> b
 
 
 def _instructions(page: pikepdf.Page) -> list[pikepdf.ContentStreamInstruction]:
-    return [i for i in pikepdf.parse_content_stream(page)
-            if isinstance(i, pikepdf.ContentStreamInstruction)]
+    return [
+        i
+        for i in pikepdf.parse_content_stream(page)
+        if isinstance(i, pikepdf.ContentStreamInstruction)
+    ]
 
 
 def _sheet_labels(pdf: bytes) -> list[list[str]]:
@@ -497,24 +543,30 @@ def _sheet_labels(pdf: bytes) -> list[list[str]]:
     return sheets
 
 
-@pytest.mark.parametrize(("pages", "expected"), [
-    (8, [["P8", "P1"], ["P2", "P7"], ["P6", "P3"], ["P4", "P5"]]),
-    # 10 pages: 11 and 12 are blank, so those halves of the sheets are empty.
-    (10, [["P1"], ["P2"], ["P10", "P3"], ["P4", "P9"], ["P8", "P5"], ["P6", "P7"]]),
-])
+@pytest.mark.parametrize(
+    ("pages", "expected"),
+    [
+        (8, [["P8", "P1"], ["P2", "P7"], ["P6", "P3"], ["P4", "P5"]]),
+        # 10 pages: 11 and 12 are blank, so those halves of the sheets are empty.
+        (10, [["P1"], ["P2"], ["P10", "P3"], ["P4", "P9"], ["P8", "P5"], ["P6", "P7"]]),
+    ],
+)
 def test_impose_saddle_places_pages_two_up(pages: int, expected: list[list[str]]) -> None:
     imposed = impose_saddle(_numbered_pdf(pages))
     reader = PdfReader(io.BytesIO(imposed))
     assert len(reader.pages) == padded_length(pages) // 2
     for page in reader.pages:
         assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(
-            (2 * 419.53, 595.28), abs=0.5)
+            (2 * 419.53, 595.28), abs=0.5
+        )
     assert _sheet_labels(imposed) == expected
     # A lone page sits on its own half: P1 on the right of the first sheet, P2 on the left
     # of its back.
     with pikepdf.open(io.BytesIO(imposed)) as doc:
-        moves = [[float(i.operands[4]) for i in _instructions(p) if str(i.operator) == "cm"]
-                 for p in doc.pages[:2]]
+        moves = [
+            [float(i.operands[4]) for i in _instructions(p) if str(i.operator) == "cm"]
+            for p in doc.pages[:2]
+        ]
     if pages == 10:
         assert moves == [[pytest.approx(419.53)], [0.0]]
 
@@ -653,12 +705,13 @@ def test_random_damage_table_every_row() -> None:
 # --------------------------------------------------------------------------------------------
 # the example's prose is our own: no six-word run shared with the source texts
 
+
 def _words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower().replace("'", ""))
 
 
 def _shingles(words: list[str], n: int = 6) -> set[tuple[str, ...]]:
-    return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
+    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
 
 
 def test_example_booklet_shares_no_six_word_run_with_the_sources() -> None:

@@ -34,8 +34,14 @@ ONLY = ["sheets", "initiative", "community"]
 def _build(folder: Path, out: Path, options: BuildOptions | None = None) -> dict[str, bool]:
     """Build and return {file name: was it rendered (True) or taken from the cache}."""
     campaign = load_campaign([folder])
-    report = build(compute_campaign(campaign), campaign, options or BuildOptions(), out, ONLY,
-                   settings=BuildSettings(jobs=1))
+    report = build(
+        compute_campaign(campaign),
+        campaign,
+        options or BuildOptions(),
+        out,
+        ONLY,
+        settings=BuildSettings(jobs=1),
+    )
     assert not report.problems, report.problems
     return {w.path.name: not w.cached for w in report.written}
 

@@ -54,7 +54,9 @@ def test_html_matches_snapshot(stem: str, html: str) -> None:
     snapshot = SNAPSHOTS / f"{stem}.html"
     if UPDATE or not snapshot.exists():
         if not UPDATE and os.environ.get("CI"):
-            pytest.fail(f"missing snapshot {snapshot.name}; run with SCRATCHPRESS_UPDATE_SNAPSHOTS=1")
+            pytest.fail(
+                f"missing snapshot {snapshot.name}; run with SCRATCHPRESS_UPDATE_SNAPSHOTS=1"
+            )
         snapshot.write_text(html, encoding="utf-8")
     expected = snapshot.read_text(encoding="utf-8")
     assert html == expected, (
