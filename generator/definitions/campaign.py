@@ -191,12 +191,17 @@ def _validation_problems(
     for error in err.errors():
         if _wrong_branch(error):
             continue
-        loc = _clean_loc(error["loc"])
+        raw_loc = tuple(error["loc"])
+        if error["type"] == "extra_forbidden" and raw_loc:
+            # The last part is the user's own key, even if it looks like a branch label.
+            loc = (*_clean_loc(raw_loc[:-1]), raw_loc[-1])
+        else:
+            loc = _clean_loc(raw_loc)
         if loc in seen:
             continue
         seen.add(loc)
         message = _friendly(error)
-        if error["type"] == "extra_forbidden":
+        if error["type"] == "extra_forbidden" and loc:
             allowed = _allowed_keys(model, loc)
             hint = closest(str(loc[-1]), tuple(allowed)) if allowed else None
             message += f" (did you mean {hint!r}?)" if hint else ""
