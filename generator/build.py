@@ -175,7 +175,11 @@ def build(
     render_cache = RenderCache(out_dir, enabled=settings.use_cache)
     roots = tuple(allowed_roots(campaign))
 
-    themes = theme_dirs(campaign.root)
+    try:
+        themes = theme_dirs(campaign.root)
+    except TemplateError as err:
+        report.problems.append(Problem(str(err.message), display_path(campaign.root or out_dir)))
+        return report
     documents = collect_documents(computed, campaign, options, only)
     by_key: dict[str, list[Document]] = {}
     order: list[tuple[Document, str]] = []
@@ -193,17 +197,18 @@ def build(
             )
             continue
         try:
-            html = render_html(document.template, document.context, themes)
-        except TemplateError as err:  # a campaign's theme template is broken or hostile
+            html = render_html(document.template, document.context, themes, settings.timeout_s)
+        except Exception as err:
             where = f"{err.filename}:{err.lineno}: " if isinstance(err, TemplateSyntaxError) else ""
+            detail = getattr(err, "message", None) or f"{type(err).__name__}: {err}"
             report.problems.append(
                 Problem(
-                    f"{where}template error: {err.message or type(err).__name__}",
+                    f"{where}template error: {detail}",
                     display_path(out_dir / document.filename),
                 )
             )
             continue
-        key = cache_key(html, f"{document.kind}/{document.pdf_variant}")
+        key = cache_key(html, f"{document.kind}/{document.pdf_variant}", roots)
         order.append((document, key))
         if key in by_key:  # the same PDF twice (rare): render once
             by_key[key].append(document)
@@ -277,7 +282,13 @@ def build(
             if not any(message.endswith(r) for r in outcome.refused):
                 report.warnings.append(f"{document.filename}: {message}")
         report.lint += _lint(document, campaign, outcome)
-        write_atomic(path, outcome.pdf)
+        try:
+            write_atomic(path, outcome.pdf)
+        except OSError as err:
+            report.problems.append(
+                Problem(f"cannot write: {err.strerror or err}", display_path(path))
+            )
+            continue
         manifest.record(document.filename, outcome.pdf)
         if document.kind == "booklets" and options.impose == "saddle":
             _write_saddle(document, outcome.pdf, out_dir, manifest, force, report)
@@ -323,7 +334,11 @@ def _write_merged(
             f"{document.filename}: {m}" for m in outcome.warnings if not m.startswith(".notdef")
         ]
     path = out_dir / document.filename
-    write_atomic(path, pdf)
+    try:
+        write_atomic(path, pdf)
+    except OSError as err:
+        report.problems.append(Problem(f"cannot write: {err.strerror or err}", display_path(path)))
+        return
     manifest.record(document.filename, pdf)
     pages = sum(o.pages for _, o in chunks)
     sizes = [size for _, o in chunks for size in o.page_sizes]

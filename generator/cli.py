@@ -241,6 +241,8 @@ def build(
                 )
     if not folder.is_dir():
         problems.append(Problem("not a campaign folder", str(folder)))
+    if out_dir.exists() and not out_dir.is_dir():
+        problems.append(Problem("-o: not a folder (an output folder is needed)", str(out_dir)))
     try:
         low, high = (int(x) for x in carry_range.split("-", 1))
         if not 1 <= low <= high <= 40:

@@ -432,7 +432,10 @@ def load_settings(folder: Path, override_rules: str | None, problems: list[Probl
     the YAML files are still checked in the same run."""
     file = folder / SETTINGS_FILE
     settings = Settings()
-    if file.is_file():
+    if file.exists() and not _inside(file, folder):
+        problems.append(Problem("a link to a file outside the campaign folder; refused",
+                                display_path(file)))
+    elif file.exists():
         shown = display_path(file)
         try:
             text = read_text_capped(file, 256 * 1024)

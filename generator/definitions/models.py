@@ -13,8 +13,11 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from .resilience_models import Career, Event, ProjectIdea
 
-Level = Annotated[int, Field(strict=True, ge=1)]
-DefenseLevel = Annotated[int, Field(strict=True, ge=0)]
+# Generous bounds: the books' mightiest have 10 levels and vehicles 30 toughness; a sheet
+# draws one box per hit point, so a typo like 3000 must be an error, not a 3000-box track.
+MAX_LEVEL = 100
+Level = Annotated[int, Field(strict=True, ge=1, le=MAX_LEVEL)]
+DefenseLevel = Annotated[int, Field(strict=True, ge=0, le=MAX_LEVEL)]
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
 Text = Annotated[str, StringConstraints(max_length=4000)]
 
@@ -43,7 +46,7 @@ PrintedValues = dict[str, Annotated[int, Field(strict=True)]]
 
 class MinionDef(Model):
     name: Name
-    count: Annotated[int, Field(strict=True, ge=1)] = 1
+    count: Annotated[int, Field(strict=True, ge=1, le=MAX_LEVEL)] = 1
     description: Text = ""
     abilities: dict[str, AbilityValue]
     printed: PrintedValues = {}

@@ -13,8 +13,11 @@ bytes do not match is treated as missing and rendered again.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
+import os
 import re
+import secrets
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -22,6 +25,7 @@ from urllib.parse import unquote, urlsplit
 
 from .. import __version__
 from ..resources import fonts_dir
+from .confine import RefusedResource, check_local_file
 from .files import write_atomic
 
 CACHE_DIR = ".scratchpress-cache"
@@ -45,20 +49,47 @@ def _weasyprint_version() -> str:
     return version("weasyprint")
 
 
-def cache_key(html: str, extra: str = "") -> str:
+def cache_key(html: str, extra: str = "", roots: tuple[Path, ...] = ()) -> str:
+    """Only files the renderer may read are hashed: a path printed in a note is not
+    opened, and nothing outside the allowed folders is touched."""
     digest = hashlib.sha256()
     for part in (__version__, _weasyprint_version(), _fonts_digest(), extra, html):
         digest.update(part.encode("utf-8", "surrogatepass"))
         digest.update(b"\0")
     for url in sorted(set(_FILE_URL.findall(html))):
-        path = Path(unquote(urlsplit(url).path))
         digest.update(url.encode())
         try:
-            if path.is_file() and path.stat().st_size < 64 * 2**20:
-                digest.update(hashlib.sha256(path.read_bytes()).digest())
-        except OSError:
-            digest.update(b"missing")
+            real = check_local_file(Path(unquote(urlsplit(url).path)), list(roots))
+            digest.update(hashlib.sha256(real.read_bytes()).digest())
+        except (RefusedResource, OSError, ValueError):
+            digest.update(b"refused")
     return digest.hexdigest()
+
+
+def _secret() -> bytes:
+    """This user's key for signing cache entries, made once, readable by the user only.
+
+    The cache sits in the output folder, which may have arrived inside a stranger's
+    campaign; an entry we did not sign ourselves is never used."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "scratchpress"
+    path = base / "cache-signing-key"
+    try:
+        return path.read_bytes()
+    except OSError:
+        pass
+    base.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_bytes(32)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(key)
+    except FileExistsError:
+        return path.read_bytes()
+    return key
+
+
+def _mac(key: str, sha: str) -> str:
+    return hmac.new(_secret(), f"{key}:{sha}".encode(), hashlib.sha256).hexdigest()
 
 
 class RenderCache:
@@ -78,8 +109,13 @@ class RenderCache:
         except (OSError, ValueError):
             self.misses += 1
             return None
-        if not isinstance(meta, dict) or meta.get("sha256") != hashlib.sha256(pdf).hexdigest():
-            self.misses += 1  # corrupt or half-written entry: render again
+        sha = hashlib.sha256(pdf).hexdigest()
+        if (
+            not isinstance(meta, dict)
+            or meta.get("sha256") != sha
+            or not hmac.compare_digest(str(meta.get("mac", "")), _mac(key, sha))
+        ):
+            self.misses += 1  # corrupt, half-written or not ours: render again
             return None
         self.hits += 1
         return pdf, meta
@@ -87,6 +123,7 @@ class RenderCache:
     def put(self, key: str, pdf: bytes, meta: dict[str, Any]) -> None:
         if not self.enabled:
             return
-        record = dict(meta, sha256=hashlib.sha256(pdf).hexdigest())
+        sha = hashlib.sha256(pdf).hexdigest()
+        record = dict(meta, sha256=sha, mac=_mac(key, sha))
         write_atomic(self.folder / f"{key}.pdf", pdf)
         write_atomic(self.folder / f"{key}.json", json.dumps(record).encode("utf-8"))

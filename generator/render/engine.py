@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -67,12 +68,27 @@ def font_config() -> FontConfiguration:
 PT_PER_PX = 0.75
 
 
-def refuse_attachments(document: Any, refused: list[str]) -> None:
+_ATTACHMENT_HREF = re.compile(
+    r"""<(?:link|a)\b[^>]*\brel=["']?[^"'>]*\battachment\b[^>]*>""", re.IGNORECASE
+)
+_HREF = re.compile(r"""\bhref=["']?([^"'\s>]+)""", re.IGNORECASE)
+
+
+def attachment_hrefs(html: str) -> list[str]:
+    """The targets of rel=attachment links, to name them when they are refused."""
+    hrefs = [m.group(1) for tag in _ATTACHMENT_HREF.findall(html) if (m := _HREF.search(tag))]
+    # A data: URL carries the content itself; never echo it back.
+    return ["a data: URL" if h.lower().startswith("data:") else h for h in hrefs]
+
+
+def refuse_attachments(document: Any, refused: list[str], html: str = "") -> None:
     """Drop ``<link rel=attachment>`` and ``<a rel=attachment>`` before writing: embedding
     a file into the PDF is a way to smuggle a campaign file (or anything a symlink reaches)
     into output the user passes on."""
-    for attachment in document.metadata.attachments:
-        refused.append(f"attachment {getattr(attachment, 'url', '?')}: files are never embedded")
+    names = attachment_hrefs(html)
+    for index, _ in enumerate(document.metadata.attachments):
+        where = names[index] if index < len(names) else "?"
+        refused.append(f"attachment {where}: files are never embedded")
     document.metadata.attachments = []
     for page in document.pages:
         kept = [link for link in page.links if link[0] != "attachment"]
@@ -95,7 +111,7 @@ def render_pdf(
         document = weasyprint.HTML(
             string=html, base_url=base_dir.as_uri() + "/", url_fetcher=fetcher
         ).render(font_config=font_config())
-        refuse_attachments(document, fetcher.refused)
+        refuse_attachments(document, fetcher.refused, html)
         pdf = document.write_pdf(pdf_variant=pdf_variant) if pdf_variant else document.write_pdf()
     sizes = [(p.width * PT_PER_PX, p.height * PT_PER_PX) for p in document.pages]
     return Rendered(

@@ -23,18 +23,33 @@ def slug(name: str) -> str:
     return text
 
 
+def _tagged(base: str, name: str, width: int) -> str:
+    """``base`` shortened so that ``base-<hash>`` stays within MAX_STEM."""
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:width]
+    return f"{base[: MAX_STEM - 1 - width].rstrip('-')}-{digest}"
+
+
 def unique_stems(names: list[str], prefix: str = "") -> dict[str, str]:
     """A file stem for every name; names that clean to the same stem get a short hash of
-    the original name, so each keeps the same file from run to run."""
-    stems: dict[str, str] = {}
-    by_stem: dict[str, list[str]] = {}
-    for name in names:
-        by_stem.setdefault(prefix + slug(name), []).append(name)
-    for stem, group in by_stem.items():
-        for name in group:
-            if len(set(group)) == 1:
-                stems[name] = stem
-            else:
-                digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:6]
-                stems[name] = f"{stem}-{digest}"
-    return stems
+    the original name, so each keeps the same file from run to run.
+
+    A hashed stem can equal another name's plain one (``a`` and ``A`` become ``a-ca9781``
+    and ``a-559aea``; a third name may be ``a-ca9781``): every name in such a clash gets
+    a longer hash until no two names share a file.
+    """
+    distinct = list(dict.fromkeys(names))
+    base = {name: slug(name) for name in distinct}
+    count: dict[str, int] = {}
+    for stem in base.values():
+        count[stem] = count.get(stem, 0) + 1
+    stems = {n: base[n] if count[base[n]] == 1 else _tagged(base[n], n, 6) for n in distinct}
+    for width in (12, 24, 64):
+        seen: dict[str, int] = {}
+        for stem in stems.values():
+            seen[stem] = seen.get(stem, 0) + 1
+        clashes = [n for n in distinct if seen[stems[n]] > 1]
+        if not clashes:
+            break
+        for name in clashes:
+            stems[name] = _tagged(base[name], name, width)
+    return {name: prefix + stems[name] for name in distinct}

@@ -84,6 +84,9 @@ def _worker(job: Job, conn: Connection, memory_mb: int) -> None:
     outcome: Outcome
     try:
         limit = memory_mb * 1024 * 1024
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard != resource.RLIM_INFINITY:  # `ulimit -v`, a container: never above theirs
+            limit = min(limit, hard)
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         outcome = render_job(job)
     except MemoryError:
@@ -107,8 +110,13 @@ def run_jobs(
     memory_mb: int = DEFAULT_MEMORY_MB,
     on_done: Callable[[Outcome], None] | None = None,
 ) -> Iterator[Outcome]:
-    """Yield an Outcome per job as each finishes, at most ``workers`` at a time."""
-    if workers <= 1 or len(jobs) <= 1 or not hasattr(os, "fork"):
+    """Yield an Outcome per job as each finishes, at most ``workers`` at a time.
+
+    ``workers <= 1`` renders in this process, without the time and memory limits (for
+    debugging and tests). Otherwise every job gets a worker, even a lone one: a campaign
+    with one character and a runaway theme must not escape the limits.
+    """
+    if workers <= 1 or not jobs or not hasattr(os, "fork"):
         for job in jobs:
             outcome = _in_process(job)
             if on_done:

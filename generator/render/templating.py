@@ -6,21 +6,109 @@ the sandbox never needs more than attribute access and loops.
 
 from __future__ import annotations
 
+import os
+import signal
+import stat
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from jinja2 import FileSystemLoader, StrictUndefined
+from jinja2 import BaseLoader, Environment, StrictUndefined, TemplateNotFound
+from jinja2.exceptions import SecurityError
+from jinja2.loaders import split_template_path
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from ..resources import fonts_dir, templates_dir
+
+MAX_TEMPLATE_BYTES = 1024 * 1024
+MAX_SEQUENCE = 1_000_000  # longest string or list `*` may make in a template
+RENDER_SECONDS = 60  # Jinja runs in this process: a runaway loop must still stop
+
+
+class ConfinedLoader(BaseLoader):
+    """Templates from a list of folders, like FileSystemLoader, but each file must resolve
+    (after symlinks) to a regular, modest file inside its own folder: a campaign's theme
+    cannot `{% include %}` a link to ~/.ssh or read a FIFO."""
+
+    def __init__(self, folders: list[Path]) -> None:
+        self.folders = [Path(os.path.realpath(f)) for f in folders]
+
+    def get_source(
+        self, environment: Environment, template: str
+    ) -> tuple[str, str, Callable[[], bool]]:
+        parts = split_template_path(template)  # refuses "..", like FileSystemLoader
+        for folder in self.folders:
+            candidate = folder.joinpath(*parts)
+            if not candidate.exists():
+                continue
+            real = Path(os.path.realpath(candidate))
+            if folder not in real.parents:
+                raise TemplateNotFound(f"{template} (a link out of its folder)")
+            info = real.stat()
+            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_TEMPLATE_BYTES:
+                raise TemplateNotFound(f"{template} (not a regular file under 1 MB)")
+            source = real.read_text(encoding="utf-8")
+            return source, str(real), _unchanged(real, info.st_mtime)
+        raise TemplateNotFound(template)
+
+
+def _unchanged(path: Path, mtime: float) -> Callable[[], bool]:
+    return lambda: path.stat().st_mtime == mtime
+
+
+class _Sandbox(ImmutableSandboxedEnvironment):
+    """The sandbox, plus limits on `*` and `**`, which could build gigabytes in one step."""
+
+    intercepted_binops = frozenset(["*", "**"])
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        if operator == "**" and isinstance(right, int) and abs(right) > 100:
+            raise SecurityError("exponent too large for a template")
+        if operator == "*":
+            for seq, times in ((left, right), (right, left)):
+                sized = isinstance(seq, str | list | tuple) and isinstance(times, int)
+                if sized and len(seq) * times > MAX_SEQUENCE:
+                    raise SecurityError("repetition too large for a template")
+        return super().call_binop(context, operator, left, right)
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Stop a template that loops for too long (main thread on Unix; elsewhere no limit)."""
+    usable = hasattr(signal, "SIGALRM") and _main_thread()
+    if not usable:
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise SecurityError(f"the template ran longer than {seconds:g} s; stopped")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    started = time.monotonic()
+    outer, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        if outer > 0:  # someone else's alarm was pending: give back what is left of it
+            signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - started), 1e-3))
+
+
+def _main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
 
 
 @cache
 def environment(extra: tuple[Path, ...] = ()) -> ImmutableSandboxedEnvironment:
     """One environment per set of template folders; a campaign's own folder comes first."""
-    env = ImmutableSandboxedEnvironment(
-        loader=FileSystemLoader([*map(str, extra), str(templates_dir())]),
+    env = _Sandbox(
+        loader=ConfinedLoader([*extra, templates_dir()]),
         autoescape=True,
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -41,8 +129,19 @@ def theme_dirs(campaign_root: Path | None) -> tuple[Path, ...]:
     if campaign_root is None:
         return ()
     theme = campaign_root / THEME_DIR
-    return (theme.resolve(),) if theme.is_dir() else ()
+    if not theme.is_dir():
+        return ()
+    real, root = Path(os.path.realpath(theme)), Path(os.path.realpath(campaign_root))
+    if root not in real.parents:
+        raise SecurityError("the campaign's theme/ folder links outside the campaign; refused")
+    return (real,)
 
 
-def render_html(template: str, context: dict[str, Any], themes: tuple[Path, ...] = ()) -> str:
-    return environment(themes).get_template(template).render(**context)
+def render_html(
+    template: str,
+    context: dict[str, Any],
+    themes: tuple[Path, ...] = (),
+    seconds: float = RENDER_SECONDS,
+) -> str:
+    with time_limit(seconds):
+        return environment(themes).get_template(template).render(**context)
