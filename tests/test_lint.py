@@ -1,0 +1,83 @@
+"""Layout lint: overflowing frames and missing glyphs, measured from WeasyPrint's layout."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from generator.cli import app
+from generator.render.engine import render_pdf
+from generator.render.lint import frame_overflows, missing_glyphs
+from generator.resources import templates_dir
+
+runner = CliRunner()
+ANN = "characters:\n  - name: {name}\n    abilities: {{shooting: 2, toughness: 3}}\n"
+
+
+def test_a_frame_that_overflows_is_measured_in_millimetres() -> None:
+    html = (
+        "<style>@page { size: 100mm 100mm; margin: 10mm } div { width: 40mm; height: 6mm;"
+        " font: 10pt Lato; line-height: 5mm }</style>"
+        '<div data-lint-frame="notes" data-lint-entry="Ann">one two three four five six seven'
+        " eight nine ten eleven twelve</div>"
+    )
+    rendered = render_pdf(html, templates_dir(), [], keep_document=True)
+    [(entry, field, mm)] = frame_overflows(rendered.document)
+    assert (entry, field) == ("Ann", "notes")
+    # Three or four 5 mm lines in a 6 mm box: about 9 to 14 mm too tall.
+    assert 8 < mm < 15
+
+
+def test_a_frame_with_room_to_spare_is_quiet() -> None:
+    html = '<div data-lint-frame="notes" style="height: 30mm">short</div>'
+    rendered = render_pdf(html, templates_dir(), [], keep_document=True)
+    assert frame_overflows(rendered.document) == []
+
+
+def test_text_past_the_paper_edge_is_reported() -> None:
+    html = "<style>@page { size: 60mm 60mm; margin: 0 }</style><p style='margin-left: 58mm; white-space: nowrap'>edge</p>"
+    rendered = render_pdf(html, templates_dir(), [], keep_document=True)
+    assert [field for _, field, _ in frame_overflows(rendered.document)] == ["page 1"]
+
+
+def test_missing_glyphs_are_found_in_text_not_in_markup() -> None:
+    assert missing_glyphs("<style>/* ☃ */</style><p>Straße ☃ and ☃ again ✈</p>") == ["☃", "✈"]
+    assert missing_glyphs("<p>Ærøskøbing, naïve, ß, “quotes”, €</p>") == []
+
+
+def _campaign(tmp_path: Path, name: str) -> Path:
+    folder = tmp_path / "campaign"
+    folder.mkdir()
+    (folder / "party.yaml").write_text(ANN.format(name=name), encoding="utf-8")
+    return folder
+
+
+def test_a_missing_glyph_is_reported_and_fails_with_strict(tmp_path: Path) -> None:
+    folder = _campaign(tmp_path, "Ann ☃")
+    args = ["build", str(folder), "-o", str(tmp_path / "out"), "--only", "sheets", "-j", "1"]
+    relaxed = runner.invoke(app, args)
+    assert relaxed.exit_code == 0, relaxed.output
+    line = "sheet-ann.pdf: entry \"Ann ☃\": uses a character no bundled font has: '☃'"
+    assert line in relaxed.output
+    strict = runner.invoke(app, [*args, "--strict"])
+    assert strict.exit_code == 1
+    assert line in strict.output
+    assert "Traceback" not in strict.output
+
+
+def test_an_overflowing_sheet_panel_is_reported_with_strict(tmp_path: Path) -> None:
+    folder = _campaign(tmp_path, "Ann")
+    theme = folder / "theme" / "sheet"
+    shutil.copytree(templates_dir() / "sheet", theme)
+    css = theme / "sheet.css"
+    # A GM's theme squeezes the actions panel far below what its rows need.
+    css.write_text(css.read_text() + "\n.panel.actions { height: 12mm; overflow: visible; }\n")
+    args = ["build", str(folder), "-o", str(tmp_path / "out"), "--only", "sheets", "-j", "1"]
+    result = runner.invoke(app, [*args, "--strict"])
+    assert result.exit_code == 1, result.output
+    match = re.search(r'sheet-ann\.pdf: entry "Ann": actions overflows by (\d+\.\d) mm', result.output)
+    assert match, result.output
+    assert float(match.group(1)) > 10
