@@ -190,9 +190,12 @@ def test_campaign_event_replaces_the_builtin_with_its_id_and_new_ones_append(
 
 def test_campaign_events_appear_in_the_deck(user_campaign: Campaign, tmp_path: Path) -> None:
     computed = compute_campaign(user_campaign)
-    (document,) = event_documents(computed, user_campaign, BuildOptions())
+    sheets = event_documents(computed, user_campaign, BuildOptions())
+    # One document per sheet of paper, all merged into the one deck file.
+    assert {d.merge_into for d in sheets} == {"resilience-events"}
     titles = [
         slot["face"]["title"]
+        for document in sheets
         for page in document.context["pages"]
         for slot in page["cards"]
         if slot["side"] == "front"
@@ -372,8 +375,10 @@ def test_careers_fit_and_render_on_a4_folded(example: Campaign, tmp_path: Path) 
 
 def test_career_documents_use_their_own_file(example: Campaign) -> None:
     computed = compute_campaign(example)
-    (document,) = career_documents(computed, example, BuildOptions(ink_saver=True))
-    assert document.filename == "careers.pdf" and document.duplex
+    sheets = career_documents(computed, example, BuildOptions(ink_saver=True))
+    assert {d.merge_into for d in sheets} == {"careers"}
+    document = sheets[0]
+    assert document.duplex
     assert set(document.context["palette"].values()) <= {"#000", "#fff", "#444", "#888"}
 
 
