@@ -341,22 +341,28 @@ def deck_document(
     )
 
 
+# Sheets of paper per rendered unit. Smaller units re-render less after an edit; each unit
+# also costs a process start and its own font loading, so three sheets (27 cards) is the
+# balance measured with bench/run.py on this 2-core machine.
+SHEETS_PER_UNIT = 3
+
+
 def by_sheet(document: Document) -> list[Document]:
-    """The deck as one Document per sheet of paper (a front page and its back), merged
-    into one PDF by the build. Each sheet is rendered and cached on its own: editing one
-    card re-renders its sheet only, and identical back pages are rendered once."""
+    """The deck as one Document per few sheets of paper (fronts with their backs), merged
+    into one PDF by the build. Each unit is rendered and cached on its own: editing one
+    card re-renders its unit only, and units with identical pages render once."""
     pages = document.context["pages"]
-    per_sheet = 2 if document.duplex else 1
-    if len(pages) <= per_sheet:
+    per_unit = (2 if document.duplex else 1) * SHEETS_PER_UNIT
+    if len(pages) <= per_unit:
         return [document]
     return [
         dataclasses.replace(
             document,
-            stem=f"{document.stem}-sheet-{start // per_sheet + 1:03d}",
-            context={**document.context, "pages": pages[start : start + per_sheet]},
+            stem=f"{document.stem}-part-{start // per_unit + 1:03d}",
+            context={**document.context, "pages": pages[start : start + per_unit]},
             merge_into=document.stem,
         )
-        for start in range(0, len(pages), per_sheet)
+        for start in range(0, len(pages), per_unit)
     ]
 
 
