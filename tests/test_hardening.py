@@ -58,6 +58,11 @@ from generator.resources import examples_dir, templates_dir
 from generator.statblocks import compute_campaign
 
 REPO = Path(__file__).resolve().parents[1]
+# Subprocesses import this checkout's generator, whatever the editable install points at.
+CHILD_ENV = {
+    **os.environ,
+    "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+}
 runner = CliRunner()
 
 MARKER = f"SCRATCHPRESS-SECRET-{uuid.uuid4().hex}"  # stands for a file we must never read
@@ -386,6 +391,43 @@ def test_svg_images_cannot_fetch_either(tmp_path: Path, http_server: CountingSer
     assert http_server.connections == 0
 
 
+EPS = b"%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 10 10\nnewpath 0 0 moveto showpage\n%%EOF\n"
+
+
+def test_image_bytes_must_be_png_jpeg_or_webp_whatever_the_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: WeasyPrint opens every image body with all of Pillow's plugins, so an EPS
+    called face.png, style.css or pic.svg, or sent as a data: URL, reached Pillow's EPS
+    plugin, which runs Ghostscript on it where Ghostscript is installed."""
+    import base64
+
+    from PIL import EpsImagePlugin
+
+    ghostscript: list[object] = []
+
+    def no_ghostscript(*args: object, **kwargs: object) -> None:
+        ghostscript.append(args)
+        raise OSError("Ghostscript must never run on a campaign's file")
+
+    monkeypatch.setattr(EpsImagePlugin, "Ghostscript", no_ghostscript)
+    folder = tmp_path / "campaign"
+    folder.mkdir()
+    sources = []
+    for name in ("face.png", "style.css", "pic.svg", "photo.jpg"):
+        (folder / name).write_bytes(EPS)
+        sources.append(f"file://{folder / name}")
+    sources.append("data:image/png;base64," + base64.b64encode(EPS).decode())
+    html = "".join(f'<img src="{src}">' for src in sources)
+    rendered = render_pdf(html, templates_dir(), [folder])
+    assert ghostscript == []
+    assert len([r for r in rendered.refused if "holds EPS data" in r]) == len(sources)
+    # Real images, stylesheets and fonts still load.
+    (folder / "real.png").write_bytes(png_bytes())
+    fine = render_pdf(f'<img src="file://{folder / "real.png"}">', templates_dir(), [folder])
+    assert fine.refused == [] and fine.warnings == []
+
+
 def test_the_fetcher_itself_refuses_remote_and_host_urls(http_server: CountingServer) -> None:
     port = http_server.server_address[1]
     fetcher = ConfinedFetcher([templates_dir()])
@@ -485,7 +527,9 @@ def test_a_settings_symlink_out_of_the_campaign_is_refused(tmp_path: Path) -> No
     (folder / "scratchpress.toml").symlink_to(secret)
     result = run("check", folder)
     assert result.exit_code == 1
-    assert "outside the campaign" in result.output
+    assert "scratchpress.toml: a link to a file outside the campaign folder; refused" in (
+        result.output
+    )
 
 
 def test_a_theme_template_cannot_include_a_file_through_a_symlink(
@@ -497,10 +541,17 @@ def test_a_theme_template_cannot_include_a_file_through_a_symlink(
         theme={"sheet/sheet.html": '<html><body><p>{% include "leak.txt" %}</p></body></html>'},
     )
     (folder / "theme" / "leak.txt").symlink_to(outside)
+    os.mkfifo(folder / "theme" / "pipe.txt")  # would block a plain open() forever
     out = tmp_path / "out"
     result = run("build", folder, "-o", out, "--only", "sheets", "-j", "1")
     assert leaks(out) == []
     assert result.exit_code == 1
+    assert "template error: leak.txt (a link out of its folder)" in result.output
+    (folder / "theme" / "sheet" / "sheet.html").write_text('{% include "pipe.txt" %}')
+    result, seconds = timed_run("build", folder, "-o", out, "--only", "sheets", "-j", "1")
+    assert result.exit_code == 1
+    assert "pipe.txt (not a regular file" in result.output
+    assert seconds < 5
 
 
 def test_a_theme_folder_symlinked_out_of_the_campaign_is_refused(
@@ -520,6 +571,7 @@ def test_a_theme_folder_symlinked_out_of_the_campaign_is_refused(
     result = run("build", folder, "-o", out, "--only", "sheets", "-j", "1")
     assert leaks(out) == []
     assert result.exit_code == 1
+    assert "theme/ folder links outside the campaign; refused" in result.output
 
 
 def test_the_cache_key_reads_no_file_outside_the_campaign(
@@ -864,6 +916,7 @@ def test_a_theme_template_raising_a_python_error_fails_cleanly(
     )
     result = run("build", folder, "-o", tmp_path / "out", "--only", "sheets", "-j", "1")
     assert result.exit_code == 1
+    assert re.search(r"sheet-ann\.pdf: template error: \w+Error: ", result.output), result.output
 
 
 class _Alarm(Exception):
@@ -888,7 +941,59 @@ def test_a_runaway_jinja_loop_is_stopped_by_the_time_limit(tmp_path: Path) -> No
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
-    assert report.problems
+    assert [p.message for p in report.problems] == [
+        "template error: the template ran longer than 1 s; stopped"
+    ] * 2
+
+
+JINJA_UNDER_ULIMIT = """
+import resource, sys
+from pathlib import Path
+from generator.build import BuildSettings, build
+from generator.definitions.campaign import load_campaign
+from generator.documents.base import BuildOptions
+from generator.statblocks import compute_campaign
+
+with open("/proc/self/statm") as handle:
+    vsz = int(handle.read().split()[0]) * resource.getpagesize()
+resource.setrlimit(resource.RLIMIT_AS, (vsz + 2**30, vsz + 2**30))  # 1 GB to play with
+campaign = load_campaign([Path(sys.argv[1])])
+report = build(compute_campaign(campaign), campaign, BuildOptions(), Path(sys.argv[2]),
+               ["sheets", "carry"], settings=BuildSettings(jobs=2, timeout_s=30))
+print("\\n".join(f"{p.file}: {p.message}" for p in report.problems))
+"""
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG (render/templating.py): Jinja runs in the build's own process with a time limit"
+    " but no memory limit, and `*` is capped per operation only: a loop printing"
+    " 'x' * 1000000 100 000 times, or a string doubled with ~ a dozen times, asks for"
+    " gigabytes within seconds (a MemoryError here, under a 1 GB ulimit; the OOM killer"
+    " without one). Count the output while rendering (template.generate()) and stop past a"
+    " few MB, intercept ~ and + like *, or render the HTML in the worker under its limits",
+)
+def test_a_theme_template_cannot_exhaust_memory_in_the_main_process(tmp_path: Path) -> None:
+    double = '{% set a = "x" * 1000000 %}' + "{% set a = a ~ a %}" * 12 + "{{ a|length }}"
+    folder = make_campaign(
+        tmp_path / "campaign",
+        {"party.yaml": ONE},
+        theme={
+            "sheet/sheet.html": '{% for i in range(100000) %}{{ "x" * 1000000 }}{% endfor %}',
+            "carry/carry.html": double,
+        },
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", JINJA_UNDER_ULIMIT, str(folder), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=CHILD_ENV,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    problems = done.stdout.strip().splitlines()
+    assert len(problems) == 2, done.stdout
+    assert all("template error" in p and "MemoryError" not in p for p in problems), problems
 
 
 # --- 8. runaway documents --------------------------------------------------------------------------
@@ -1002,6 +1107,7 @@ def test_workers_respect_a_lower_hard_memory_limit() -> None:
         text=True,
         timeout=120,
         cwd=REPO,
+        env=CHILD_ENV,
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[None, None]", done.stdout + done.stderr
@@ -1036,10 +1142,12 @@ def test_an_absurd_level_is_a_clear_error_not_a_memory_bomb(tmp_path: Path, abil
         text=True,
         timeout=60,
         preexec_fn=_limit_memory,
+        env=CHILD_ENV,
     )
     output = done.stdout + done.stderr
-    assert done.returncode in (0, 1), output
+    assert done.returncode == 1, output
     assert "Traceback" not in output and "MemoryError" not in output, output[-2000:]
+    assert "must be 100 or less, got 10000000" in output
 
 
 # --- 9. output names -----------------------------------------------------------------------------
@@ -1179,6 +1287,9 @@ def test_a_write_error_is_a_clean_error(tmp_path: Path) -> None:
     (out / "sheet-ann.pdf").mkdir(parents=True)
     result = run("build", folder, "-o", out, "--only", "sheets", "-j", "1", "--force")
     assert result.exit_code == 1
+    assert "sheet-ann.pdf: cannot write: " in result.output
+    assert (out / "sheet-ann.pdf").is_dir()
+    assert _temps(out) == []
 
 
 def test_an_output_path_that_is_a_file_is_a_clean_error(tmp_path: Path) -> None:
@@ -1186,6 +1297,8 @@ def test_an_output_path_that_is_a_file_is_a_clean_error(tmp_path: Path) -> None:
     (tmp_path / "out").write_text("not a folder")
     result = run("build", folder, "-o", tmp_path / "out", "--only", "sheets", "-j", "1")
     assert result.exit_code == 1
+    assert "-o: not a folder" in result.output
+    assert (tmp_path / "out").read_text() == "not a folder"
 
 
 def test_a_cache_shipped_with_the_campaign_is_not_trusted(
@@ -1298,6 +1411,7 @@ def test_a_writer_killed_mid_write_leaves_the_old_file(tmp_path: Path) -> None:
         [sys.executable, "-c", KILLED_WRITER, str(target)],
         stdout=subprocess.PIPE,
         cwd=REPO,
+        env=CHILD_ENV,
     )
     try:
         assert process.stdout is not None
@@ -1349,7 +1463,7 @@ def test_builds_are_byte_identical_across_processes_times_and_folders(tmp_path: 
     for index, (cwd, args, epoch) in enumerate(commands):
         if index:
             time.sleep(1.1)
-        env = dict(os.environ, SOURCE_DATE_EPOCH=epoch)
+        env = dict(CHILD_ENV, SOURCE_DATE_EPOCH=epoch)
         processes.append(
             subprocess.Popen(
                 [
