@@ -25,7 +25,7 @@ from .render.files import clean_stale_temps, write_atomic
 from .render.lint import missing_glyphs
 from .render.manifest import Manifest
 from .render.pool import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, Job, Outcome, run_jobs
-from .render.templating import render_html, theme_dirs
+from .render.templating import TEMPLATE_MEMORY_MB, render_html, theme_dirs
 from .resources import fonts_dir, templates_dir
 from .statblocks import Computed
 
@@ -201,6 +201,8 @@ def build(
         except Exception as err:
             where = f"{err.filename}:{err.lineno}: " if isinstance(err, TemplateSyntaxError) else ""
             detail = getattr(err, "message", None) or f"{type(err).__name__}: {err}"
+            if isinstance(err, MemoryError):
+                detail = f"used more than {TEMPLATE_MEMORY_MB} MB while rendering; stopped"
             report.problems.append(
                 Problem(
                     f"{where}template error: {detail}",

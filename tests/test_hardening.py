@@ -964,15 +964,6 @@ print("\\n".join(f"{p.file}: {p.message}" for p in report.problems))
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (render/templating.py): Jinja runs in the build's own process with a time limit"
-    " but no memory limit, and `*` is capped per operation only: a loop printing"
-    " 'x' * 1000000 100 000 times, or a string doubled with ~ a dozen times, asks for"
-    " gigabytes within seconds (a MemoryError here, under a 1 GB ulimit; the OOM killer"
-    " without one). Count the output while rendering (template.generate()) and stop past a"
-    " few MB, intercept ~ and + like *, or render the HTML in the worker under its limits",
-)
 def test_a_theme_template_cannot_exhaust_memory_in_the_main_process(tmp_path: Path) -> None:
     double = '{% set a = "x" * 1000000 %}' + "{% set a = a ~ a %}" * 12 + "{{ a|length }}"
     folder = make_campaign(

@@ -137,11 +137,44 @@ def theme_dirs(campaign_root: Path | None) -> tuple[Path, ...]:
     return (real,)
 
 
+TEMPLATE_MEMORY_MB = 1024  # more address space a template may take while it renders
+
+
+@contextmanager
+def memory_limit(megabytes: int) -> Iterator[None]:
+    """Cap this process's address space for the duration of a template render.
+
+    Jinja runs here, not in a render worker, and a theme can build gigabytes with `~` or a
+    long loop; past the cap Python raises MemoryError, which the build reports as a template
+    problem. The previous limit comes back afterwards (Linux; elsewhere no cap)."""
+    try:
+        import resource
+
+        with open("/proc/self/statm") as statm:
+            pages = int(statm.read().split()[0])
+        in_use = pages * os.sysconf("SC_PAGE_SIZE")
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    except (ImportError, OSError, ValueError):
+        yield
+        return
+    cap = in_use + megabytes * 1024 * 1024
+    if hard != resource.RLIM_INFINITY:
+        cap = min(cap, hard)
+    if soft != resource.RLIM_INFINITY and soft <= cap:
+        yield  # already tighter than ours
+        return
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
 def render_html(
     template: str,
     context: dict[str, Any],
     themes: tuple[Path, ...] = (),
     seconds: float = RENDER_SECONDS,
 ) -> str:
-    with time_limit(seconds):
+    with time_limit(seconds), memory_limit(TEMPLATE_MEMORY_MB):
         return environment(themes).get_template(template).render(**context)
