@@ -39,6 +39,8 @@ from typing import Any, Final
 
 from ruamel.yaml import YAML
 
+from ..rules.abilities import CHARACTER_ABILITIES, OLDER_NAMES, VEHICLE_ABILITIES, VEHICLE_MOVEMENT
+
 __all__ = ["Definition", "dump_definitions", "parse_stat_blocks"]
 
 # One definition (character, vehicle or community) as it will be written to YAML.
@@ -53,37 +55,10 @@ CURRENT_HEADER: Final[frozenset[str]] = frozenset(
 OLD_HEADER: Final[frozenset[str]] = frozenset({"defense", "stamina"})
 
 # Abilities only a vehicle can have; one of them (or a crew annotation) marks a vehicle block.
-# Stalking, toughness and quickness are shared with characters, so they prove nothing.
-VEHICLE_ONLY_ABILITIES: Final[frozenset[str]] = frozenset(
-    {
-        "spaceflight",
-        "guns",
-        "missiles",
-        "bombs",
-        "countermeasures",
-        "grapple",
-        "range",
-        "autopilot",
-        "targeting",
-        "repair",
-        "sailing",
-        "diving",
-        "land_sailing",
-        "soaring",
-        "solar_sailing",
-    }
-)
-
-VEHICLE_MOVEMENT: Final[tuple[str, ...]] = (
-    "swimming",
-    "sailing",
-    "diving",
-    "quickness",
-    "land_sailing",
-    "flying",
-    "soaring",
-    "spaceflight",
-    "solar_sailing",
+# Stalking, toughness, quickness, flying and swimming are shared with characters (the old
+# "stalking" is a character ability too), so they prove nothing.
+VEHICLE_ONLY_ABILITIES: Final[frozenset[str]] = frozenset(VEHICLE_ABILITIES) - frozenset(
+    (*CHARACTER_ABILITIES, *OLDER_NAMES)
 )
 
 COMMUNITY_DEFENSES: Final[tuple[str, ...]] = ("economy", "environment", "equity")
