@@ -364,7 +364,7 @@ class _BuildRun:
         rendered = len(report.written) - report.from_cache
         typer.echo(
             f"{plural(len(report.written), 'document')}, {plural(report.pages, 'page')}, "
-            f"{report.sheets} sheets of paper ({options.paper}) in {self.out_dir}/"
+            f"{plural(report.sheets, 'sheet')} of paper ({options.paper}) in {self.out_dir}/"
             f" ({rendered} rendered, {report.from_cache} unchanged, {seconds:.1f} s)"
         )
         if report.problems:
