@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -44,7 +43,7 @@ from .definitions.yamlsafe import load_yaml
 from .documents.base import BuildOptions, page_context
 from .documents.common import carry_cells, signed
 from .problems import InputError, Problem
-from .render.confine import MAX_RESOURCE_BYTES, RefusedResource, is_inside
+from .render.confine import RefusedResource, check_local_file
 from .render.images import ImageProblem, portrait_data_url
 from .render.names import slug
 from .render.templating import render_html
@@ -161,20 +160,7 @@ def campaign_file(path: Path, root: Path, name: str) -> Path:
     """The real path of a file the booklet names, which must be a regular file of modest
     size inside the campaign folder (symlinks resolved). RefusedResource says why not,
     naming the file as the author wrote it."""
-    real = Path(os.path.realpath(path))
-    if not is_inside(real, [root]):
-        raise RefusedResource(f"{name} is outside the campaign folder")
-    try:
-        info = real.stat()
-    except FileNotFoundError:
-        raise RefusedResource(f"{name}: no such file") from None
-    except OSError as err:
-        raise RefusedResource(f"{name}: {err.strerror}") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise RefusedResource(f"{name} is not a regular file")
-    if info.st_size > MAX_RESOURCE_BYTES:
-        raise RefusedResource(f"{name} is larger than {MAX_RESOURCE_BYTES // 2**20} MB")
-    return real
+    return check_local_file(path, [root], name, "the campaign folder")
 
 
 def _read_text(path: Path, root: Path, name: str) -> str:

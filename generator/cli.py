@@ -55,6 +55,13 @@ def _check_rules(rules: str | None) -> None:
         raise typer.Exit(2)
 
 
+def blocking_errors(computed: Computed) -> list[Problem]:
+    """Errors that make printed numbers misleading (an unknown crew member, too many
+    minions). Printed values that differ from ours are `check`'s business, not a reason
+    to refuse stat blocks or sheets."""
+    return [p for p in computed.errors if "printed" not in (p.field or "").split(".")]
+
+
 def load(paths: list[Path], rules: str | None) -> tuple[Campaign, Computed]:
     """Load and compute, turning every input problem into a clean exit 1."""
     _check_rules(rules)
@@ -78,9 +85,7 @@ def stats(
     from .documents.text import render_json, render_text
 
     _, computed = load(paths, rules)
-    # Printed values that differ from ours are `check`'s business; anything else that is
-    # wrong (an unknown crew member, too many minions) would make the numbers misleading.
-    blocking = [p for p in computed.errors if "printed" not in (p.field or "").split(".")]
+    blocking = blocking_errors(computed)
     if blocking:
         fail(blocking)
     if as_json:
@@ -312,7 +317,7 @@ class _BuildRun:
             loaded, computed = load([self.folder], self.rules)
         except typer.Exit as stop:
             return int(stop.exit_code or 1)
-        blocking = [p for p in computed.errors if "printed" not in (p.field or "").split(".")]
+        blocking = blocking_errors(computed)
         if blocking:
             for problem in blocking:
                 typer.echo(str(problem), err=True)

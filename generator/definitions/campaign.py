@@ -433,8 +433,9 @@ def load_settings(folder: Path, override_rules: str | None, problems: list[Probl
     file = folder / SETTINGS_FILE
     settings = Settings()
     if file.exists() and not _inside(file, folder):
-        problems.append(Problem("a link to a file outside the campaign folder; refused",
-                                display_path(file)))
+        problems.append(
+            Problem("a link to a file outside the campaign folder; refused", display_path(file))
+        )
     elif file.exists():
         shown = display_path(file)
         try:

@@ -50,6 +50,23 @@ class Rect:
     def shifted(self, dx: float, dy: float) -> Rect:
         return Rect(self.x + dx, self.y + dy, self.w, self.h)
 
+    @property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @property
+    def bottom(self) -> float:
+        return self.y + self.h
+
+    def overlaps(self, other: Rect) -> bool:
+        eps = 1e-6  # butted cards share an edge; that is not an overlap
+        return (
+            self.x < other.right - eps
+            and other.x < self.right - eps
+            and self.y < other.bottom - eps
+            and other.y < self.bottom - eps
+        )
+
 
 @dataclass(frozen=True)
 class Line:

@@ -26,6 +26,7 @@ from ..rules.actions import Action
 from ..rules.character import CharacterStats
 from ..statblocks import Block, Computed, InitiativeGroup
 from .base import PAPER_MM, BuildOptions, Document, page_context
+from .cardsheet import Rect
 from .common import hp_track, signed
 
 SAFE_MM = 6.0  # nothing within 6 mm of the paper edge: home printers clip there
@@ -37,31 +38,6 @@ MARK_EDGE_MM = 3.0  # and stop this far from the paper edge where the margin all
 
 # ------------------------------------------------------------------------------------------
 # Layout math (pure, tested on its own)
-
-
-@dataclass(frozen=True)
-class Rect:
-    x: float
-    y: float
-    w: float
-    h: float
-
-    @property
-    def right(self) -> float:
-        return self.x + self.w
-
-    @property
-    def bottom(self) -> float:
-        return self.y + self.h
-
-    def overlaps(self, other: Rect) -> bool:
-        eps = 1e-6  # butted cards share an edge; that is not an overlap
-        return (
-            self.x < other.right - eps
-            and other.x < self.right - eps
-            and self.y < other.bottom - eps
-            and other.y < self.bottom - eps
-        )
 
 
 @dataclass(frozen=True)
