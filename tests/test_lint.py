@@ -78,6 +78,23 @@ def test_an_overflowing_sheet_panel_is_reported_with_strict(tmp_path: Path) -> N
     args = ["build", str(folder), "-o", str(tmp_path / "out"), "--only", "sheets", "-j", "1"]
     result = runner.invoke(app, [*args, "--strict"])
     assert result.exit_code == 1, result.output
-    match = re.search(r'sheet-ann\.pdf: entry "Ann": actions overflows by (\d+\.\d) mm', result.output)
+    match = re.search(
+        r'sheet-ann\.pdf: entry "Ann": actions overflows by (\d+\.\d) mm', result.output
+    )
     assert match, result.output
     assert float(match.group(1)) > 10
+
+
+def test_the_fast_path_characters_are_all_drawn_by_a_bundled_font() -> None:
+    # missing_glyphs trusts COMMON without reading the fonts; a font swap must not make
+    # that trust a lie.
+    from generator.render.lint import COMMON, bundled_codepoints
+
+    undrawn = [c for c in COMMON if not c.isspace() and ord(c) not in bundled_codepoints()]
+    assert undrawn == []
+
+
+def test_a_rare_character_among_common_text_is_still_found() -> None:
+    from generator.render.lint import missing_glyphs
+
+    assert missing_glyphs("<p>Plain text, café — “quoted” … and a snowman ☃.</p>") == ["☃"]

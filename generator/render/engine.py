@@ -14,7 +14,28 @@ from .fonts import confine_fonts
 
 confine_fonts()  # before weasyprint loads fontconfig; see render/fonts.py
 
-import weasyprint  # noqa: E402
+
+def _import_weasyprint() -> Any:
+    """WeasyPrint tries names like ``gobject-2.0-0`` before ``libgobject-2.0.so.0``, and
+    cffi runs ``ctypes.util.find_library`` (an ``ldconfig``/``gcc`` subprocess) for each
+    miss: a quarter of a second per process on Linux. Import it with the lookup switched
+    off, so only names the dynamic loader knows directly are tried; if that fails on some
+    unusual system, import it the ordinary way."""
+    import ctypes.util
+    import importlib
+
+    lookup = ctypes.util.find_library
+    ctypes.util.find_library = lambda name: None
+    try:
+        return importlib.import_module("weasyprint")
+    except OSError:
+        pass
+    finally:
+        ctypes.util.find_library = lookup
+    return importlib.import_module("weasyprint")
+
+
+weasyprint = _import_weasyprint()
 from weasyprint.text.fonts import FontConfiguration  # noqa: E402
 
 from .fetcher import ConfinedFetcher  # noqa: E402
