@@ -26,6 +26,7 @@ from .render.lint import missing_glyphs
 from .render.manifest import Manifest
 from .render.pool import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, Job, Outcome, run_jobs
 from .render.templating import TEMPLATE_MEMORY_MB, render_html, theme_dirs
+from .render.units import UnitPlan, assemble, batch_jobs, find_cached, plan_units
 from .resources import fonts_dir, templates_dir
 from .statblocks import Computed
 
@@ -144,6 +145,14 @@ def _write_saddle(
     manifest.record(name, imposed)
 
 
+def _template_problem(err: Exception, path: Path) -> Problem:
+    where = f"{err.filename}:{err.lineno}: " if isinstance(err, TemplateSyntaxError) else ""
+    detail = getattr(err, "message", None) or f"{type(err).__name__}: {err}"
+    if isinstance(err, MemoryError):
+        detail = f"used more than {TEMPLATE_MEMORY_MB} MB while rendering; stopped"
+    return Problem(f"{where}template error: {detail}", display_path(path))
+
+
 def _meta(outcome: Outcome) -> dict[str, Any]:
     return {
         "pages": outcome.pages,
@@ -185,6 +194,7 @@ def build(
     order: list[tuple[Document, str]] = []
     outcomes: dict[str, Outcome] = {}
     jobs: list[Job] = []
+    plans: list[UnitPlan] = []
     for document in documents:
         target = f"{document.merge_into}.pdf" if document.merge_into else document.filename
         if not force and not manifest.may_write(target):
@@ -197,20 +207,16 @@ def build(
             )
             continue
         try:
-            html = render_html(document.template, document.context, themes, settings.timeout_s)
+            if document.imposed is not None:
+                plan = plan_units(document, themes, roots, settings.timeout_s)
+                html = plan.text  # the cards' text, for the missing-glyph lint below
+                key = plan.key
+            else:
+                html = render_html(document.template, document.context, themes, settings.timeout_s)
+                key = cache_key(html, f"{document.kind}/{document.pdf_variant}", roots)
         except Exception as err:
-            where = f"{err.filename}:{err.lineno}: " if isinstance(err, TemplateSyntaxError) else ""
-            detail = getattr(err, "message", None) or f"{type(err).__name__}: {err}"
-            if isinstance(err, MemoryError):
-                detail = f"used more than {TEMPLATE_MEMORY_MB} MB while rendering; stopped"
-            report.problems.append(
-                Problem(
-                    f"{where}template error: {detail}",
-                    display_path(out_dir / document.filename),
-                )
-            )
+            report.problems.append(_template_problem(err, out_dir / document.filename))
             continue
-        key = cache_key(html, f"{document.kind}/{document.pdf_variant}", roots)
         order.append((document, key))
         if key in by_key:  # the same PDF twice (rare): render once
             by_key[key].append(document)
@@ -242,6 +248,25 @@ def build(
                 [tuple(f) for f in meta.get("frames", [])],
             )
             outcomes[key].seconds = -1.0  # marks a cache hit
+        elif document.imposed is not None:
+            missing = find_cached(plan, render_cache)
+            try:
+                batches = batch_jobs(
+                    plan,
+                    missing,
+                    settings.workers,
+                    templates_dir(),
+                    roots,
+                    themes,
+                    settings.timeout_s,
+                )
+            except Exception as err:
+                report.problems.append(_template_problem(err, out_dir / document.filename))
+                order.pop()
+                continue
+            queued = {job.key for job in jobs}
+            jobs += [job for job in batches if job.key not in queued]
+            plans.append(plan)
         else:
             jobs.append(
                 Job(
@@ -255,10 +280,23 @@ def build(
             )
 
     rendered = run_jobs(jobs, settings.workers, settings.timeout_s, settings.memory_mb)
+    batch_keys = {batch.key for plan in plans for batch in plan.batches}
+    units_done: dict[str, Outcome] = {}
     for done, outcome in enumerate(rendered, start=1):
-        outcomes[outcome.key] = outcome
         if on_rendered:
             on_rendered(done, len(jobs))
+        if outcome.key in batch_keys:  # units of an imposed document: assembled below
+            units_done[outcome.key] = outcome
+            continue
+        outcomes[outcome.key] = outcome
+        if outcome.error is None and not outcome.refused:
+            render_cache.put(outcome.key, outcome.pdf, _meta(outcome))
+    for plan in plans:
+        try:
+            outcome = assemble(plan, units_done, render_cache)
+        except Exception as err:  # a unit PDF pikepdf cannot read: say so, build the rest
+            outcome = Outcome(plan.key, error=f"could not be imposed: {type(err).__name__}: {err}")
+        outcomes[plan.key] = outcome
         if outcome.error is None and not outcome.refused:
             render_cache.put(outcome.key, outcome.pdf, _meta(outcome))
 

@@ -31,6 +31,33 @@ class BuildOptions:
 
 
 @dataclass(frozen=True)
+class Placement:
+    """Where one rendered unit goes on a sheet: its top-left corner, in millimetres from
+    the paper's top-left corner."""
+
+    unit: int  # index into Imposed.units
+    x_mm: float
+    y_mm: float
+
+
+@dataclass(frozen=True)
+class Imposed:
+    """A document assembled from small units (one card, one sheet's cut marks) that are
+    rendered and cached one by one, then placed onto sheets with pikepdf.
+
+    Editing one card re-renders that card only; the sheets are never laid out again.
+    Every unit is one page of the document's template: ``contexts[group]`` is the template
+    context without its ``pages``, and a unit is ``(group, page)``. Units of one group are
+    rendered together as one document, one page each, so a batch shares its fonts.
+    """
+
+    contexts: dict[str, dict[str, Any]]
+    units: list[tuple[str, dict[str, Any]]]
+    sheets: list[list[Placement]]  # in print order; the first placement is drawn first
+    paper_mm: tuple[float, float]
+
+
+@dataclass(frozen=True)
 class Document:
     """One PDF to write: a template, the view model it presents and its file name."""
 
@@ -44,6 +71,9 @@ class Document:
     # Chunks of one long document: rendered (and cached) separately, then merged in order
     # into ``<merge_into>.pdf``.
     merge_into: str | None = None
+    # Set for card decks: the build renders these units and imposes them instead of
+    # rendering ``context`` as one document (which stays the reference layout for tests).
+    imposed: Imposed | None = None
 
     @property
     def filename(self) -> str:

@@ -10,7 +10,7 @@ The view model carries every sentence already worded ("Attacks economy", "d20 + 
 
 from __future__ import annotations
 
-import dataclasses
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,12 +21,13 @@ from ..definitions.campaign import Campaign
 from ..definitions.resilience_models import ABILITY_CATEGORY, Ability, Career, Event
 from ..problems import Problem
 from ..statblocks import Computed
-from .base import BuildOptions, Document, page_context
+from .base import BuildOptions, Document, Imposed, Placement, page_context
 from .cardsheet import (
     POKER_MM,
     Backs,
     Edge,
     Imposition,
+    Rect,
     chunks,
     duplex_backs,
     fold_sheet,
@@ -338,32 +339,59 @@ def deck_document(
         template=TEMPLATE,
         context=context,
         duplex=deck.backs == "duplex",
+        imposed=card_units(layout, context) if pages else None,
     )
 
 
-# Sheets of paper per rendered unit. Smaller units re-render less after an edit; each unit
-# also costs a process start and its own font loading, so three sheets (27 cards) is the
-# balance measured with bench/run.py on this 2-core machine.
-SHEETS_PER_UNIT = 3
+def card_units(layout: Imposition, context: dict[str, Any]) -> Imposed:
+    """The deck as units to render once and cache: every distinct card face (a page the
+    size of the card plus its bleed) and every distinct set of sheet furniture (cut marks,
+    fold line, note: a page the size of the paper), placed onto sheets in print order.
 
+    The pages come from ``deck_pages``, so the imposed deck puts every card exactly where
+    the one-document layout in ``context`` does; the back is one unit used on every sheet.
+    """
+    b = layout.bleed
+    width, height = layout.card_w + 2 * b, layout.card_h + 2 * b
+    card_sheet = {
+        **context["sheet"],
+        "width": mm(width),
+        "height": mm(height),
+        "size": f"{mm(width)} {mm(height)}",
+    }
+    contexts = {
+        "card": {**context, "sheet": card_sheet, "pages": []},
+        "sheet": {**context, "pages": []},
+    }
+    slot = Rect(b, b, layout.card_w, layout.card_h)
+    units: list[tuple[str, dict[str, Any]]] = []
+    seen: dict[str, int] = {}
 
-def by_sheet(document: Document) -> list[Document]:
-    """The deck as one Document per few sheets of paper (fronts with their backs), merged
-    into one PDF by the build. Each unit is rendered and cached on its own: editing one
-    card re-renders its unit only, and units with identical pages render once."""
-    pages = document.context["pages"]
-    per_unit = (2 if document.duplex else 1) * SHEETS_PER_UNIT
-    if len(pages) <= per_unit:
-        return [document]
-    return [
-        dataclasses.replace(
-            document,
-            stem=f"{document.stem}-part-{start // per_unit + 1:03d}",
-            context={**document.context, "pages": pages[start : start + per_unit]},
-            merge_into=document.stem,
-        )
-        for start in range(0, len(pages), per_unit)
-    ]
+    def unit(group: str, page: dict[str, Any]) -> int:
+        marker = json.dumps([group, page], sort_keys=True, default=str)
+        if marker not in seen:
+            seen[marker] = len(units)
+            units.append((group, page))
+        return seen[marker]
+
+    sheets: list[list[Placement]] = []
+    for page in context["pages"]:
+        placements: list[Placement] = []
+        if page["marks"] or page["fold"] or page["note"]:
+            furniture = {**page, "cards": [], "sheet": 0}
+            placements.append(Placement(unit("sheet", furniture), 0.0, 0.0))
+        for card in page["cards"]:
+            alone = {
+                "side": page["side"],
+                "cards": [_slot(slot, card["face"], card["side"], card["rotated"])],
+                "marks": [],
+                "fold": None,
+                "note": None,
+                "sheet": 0,
+            }
+            placements.append(Placement(unit("card", alone), card["x_mm"] - b, card["y_mm"] - b))
+        sheets.append(placements)
+    return Imposed(contexts, units, sheets, (layout.page_w, layout.page_h))
 
 
 def event_documents(
@@ -371,7 +399,7 @@ def event_documents(
 ) -> list[Document]:
     """``--only events``: every built-in and campaign event, one PDF."""
     deck = deck_options(options, campaign)
-    return by_sheet(deck_document("events", merged_entries(campaign, "events"), options, deck))
+    return [deck_document("events", merged_entries(campaign, "events"), options, deck)]
 
 
 def career_documents(
@@ -379,7 +407,7 @@ def career_documents(
 ) -> list[Document]:
     """``--only careers``: every built-in and campaign career, one PDF."""
     deck = deck_options(options, campaign)
-    return by_sheet(deck_document("careers", merged_entries(campaign, "careers"), options, deck))
+    return [deck_document("careers", merged_entries(campaign, "careers"), options, deck)]
 
 
 def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> list[Document]:

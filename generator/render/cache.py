@@ -72,6 +72,12 @@ def _secret() -> bytes:
     The cache sits in the output folder, which may have arrived inside a stranger's
     campaign; an entry we did not sign ourselves is never used."""
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "scratchpress"
+    return _key_at(base)
+
+
+@cache
+def _key_at(base: Path) -> bytes:
+    """The key in ``base``, read once per process (a deck checks hundreds of entries)."""
     path = base / "cache-signing-key"
     try:
         return path.read_bytes()
@@ -119,6 +125,28 @@ class RenderCache:
             return None
         self.hits += 1
         return pdf, meta
+
+    def get_unit(self, key: str) -> dict[str, Any] | None:
+        """Where a rendered unit (one card of a deck) lives: a PDF entry and a page of it,
+        with the unit's own lint. Signed like every entry."""
+        if not self.enabled:
+            return None
+        try:
+            record = json.loads((self.folder / f"{key}.unit.json").read_bytes())
+            mac = str(record.pop("mac"))
+        except (OSError, ValueError, KeyError, AttributeError, TypeError):
+            return None
+        body = json.dumps(record, sort_keys=True)
+        if not hmac.compare_digest(mac, _mac(key, hashlib.sha256(body.encode()).hexdigest())):
+            return None
+        return dict(record)
+
+    def put_unit(self, key: str, record: dict[str, Any]) -> None:
+        if not self.enabled:
+            return
+        body = json.dumps(record, sort_keys=True)
+        signed = dict(record, mac=_mac(key, hashlib.sha256(body.encode()).hexdigest()))
+        write_atomic(self.folder / f"{key}.unit.json", json.dumps(signed).encode("utf-8"))
 
     def put(self, key: str, pdf: bytes, meta: dict[str, Any]) -> None:
         if not self.enabled:

@@ -6,6 +6,7 @@ the sandbox never needs more than attribute access and loops.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import signal
 import stat
@@ -16,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from jinja2 import BaseLoader, Environment, StrictUndefined, TemplateNotFound
+from jinja2 import BaseLoader, Environment, StrictUndefined, TemplateNotFound, meta
 from jinja2.exceptions import SecurityError
 from jinja2.loaders import split_template_path
 from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -120,6 +121,37 @@ def environment(extra: tuple[Path, ...] = ()) -> ImmutableSandboxedEnvironment:
 
 
 THEME_DIR = "theme"
+
+
+def template_digest(template: str, themes: tuple[Path, ...] = ()) -> str:
+    """A hash of a template and of every template it extends, includes or imports, as this
+    campaign loads them (a theme's file in place of ours).
+
+    Units of an imposed deck are cached by this digest plus their own data, instead of by
+    their full HTML: rendering 500 single-card HTML pages only to hash them would cost more
+    than the rebuild they save. A template named by a variable cannot be followed, so then
+    every template file counts."""
+    env = environment(themes)
+    assert isinstance(env.loader, ConfinedLoader)
+    digest = hashlib.sha256()
+    todo, done = [template], set()
+    while todo:
+        name = todo.pop()
+        if name in done:
+            continue
+        done.add(name)
+        source, _, _ = env.loader.get_source(env, name)
+        digest.update(f"{name}\0{source}\0".encode("utf-8", "surrogatepass"))
+        named = list(meta.find_referenced_templates(env.parse(source)))
+        if None in named:
+            for folder in env.loader.folders:
+                for path in sorted(folder.rglob("*")):
+                    if path.is_file() and not path.is_symlink():
+                        digest.update(str(path.relative_to(folder)).encode())
+                        digest.update(path.read_bytes())
+            break
+        todo += sorted(str(n) for n in named)
+    return digest.hexdigest()
 
 
 def theme_dirs(campaign_root: Path | None) -> tuple[Path, ...]:
