@@ -432,7 +432,9 @@ def test_yaml_syntax_error_names_the_line(write_campaign, cli) -> None:
 
 
 def test_a_tab_in_the_indentation_is_named_as_the_cause(write_campaign, cli) -> None:
-    result = run_check(write_campaign, cli, "characters:\n  - name: Bob\n    abilities:\n\t  toughness: 3\n")
+    result = run_check(
+        write_campaign, cli, "characters:\n  - name: Bob\n    abilities:\n\t  toughness: 3\n"
+    )
     [line] = problem_lines(result)
     assert line.startswith(f"{FILE}:4: YAML syntax error: ")
     assert line.endswith("(that line holds a tab: YAML indents with spaces only)")
@@ -446,7 +448,9 @@ def test_an_alias_without_its_anchor_names_the_alias(write_campaign, cli) -> Non
 
 def test_two_documents_in_one_file_are_refused_at_the_second(write_campaign, cli) -> None:
     result = run_check(
-        write_campaign, cli, "characters:\n  - name: Bob\n    abilities: {toughness: 3}\n---\ncharacters: []\n"
+        write_campaign,
+        cli,
+        "characters:\n  - name: Bob\n    abilities: {toughness: 3}\n---\ncharacters: []\n",
     )
     assert_fails_with(result, f"{FILE}:4: holds more than one YAML document; give one per file")
 
