@@ -1,5 +1,5 @@
 """`python -m generator` runs the scratchpress command."""
 
-from .cli import main
+from .launch import main
 
 main()

@@ -10,6 +10,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
+from . import uptodate
 from .definitions.campaign import Campaign, load_campaign
 from .documents.registry import KINDS as KIND_NAMES
 from .problems import InputError, Problem
@@ -313,6 +314,12 @@ class _BuildRun:
         from .render.images import ImageProblem
 
         started = time.perf_counter()
+        said: dict[bool, list[str]] = {False: [], True: []}
+
+        def say(text: str, err: bool = False) -> None:
+            typer.echo(text, err=err)
+            said[err].append(text)
+
         try:
             loaded, computed = load([self.folder], self.rules)
         except typer.Exit as stop:
@@ -320,10 +327,10 @@ class _BuildRun:
         blocking = blocking_errors(computed)
         if blocking:
             for problem in blocking:
-                typer.echo(str(problem), err=True)
+                say(str(problem), err=True)
             return 1
         for problem in computed.warnings:
-            typer.echo(str(problem), err=True)
+            say(str(problem), err=True)
         options = self.options_for(loaded)
         with _progress() as on_rendered:
             try:
@@ -341,19 +348,19 @@ class _BuildRun:
                     on_rendered=on_rendered,
                 )
             except ImageProblem as err:
-                typer.echo(str(err), err=True)
+                say(str(err), err=True)
                 return 1
             except InputError as err:  # a booklet or other content that cannot be used
                 for problem in err.problems:
-                    typer.echo(str(problem), err=True)
+                    say(str(problem), err=True)
                 return 1
         for warning in report.warnings:
-            typer.echo(f"warning: {warning}", err=True)
+            say(f"warning: {warning}", err=True)
         for problem in report.lint:
             # Printed as `file: entry "Name": notes overflows by 4.2 mm`; --strict decides.
-            typer.echo(str(dataclasses.replace(problem, severity="error")), err=True)
+            say(str(dataclasses.replace(problem, severity="error")), err=True)
         for problem in report.problems:
-            typer.echo(str(problem), err=True)
+            say(str(problem), err=True)
         if self.png:
             from .render.png import write_contact_sheet, write_pngs
 
@@ -364,22 +371,35 @@ class _BuildRun:
                         written.path, self.out_dir / "png" / f"{written.path.stem}-contact.png"
                     )
                     count += 1
-            typer.echo(f"wrote {count} PNG files in {self.out_dir / 'png'}/")
+            say(f"wrote {count} PNG files in {self.out_dir / 'png'}/")
         seconds = time.perf_counter() - started
         rendered = len(report.written) - report.from_cache
-        typer.echo(
+        summary = (
             f"{plural(len(report.written), 'document')}, {plural(report.pages, 'page')}, "
             f"{plural(report.sheets, 'sheet')} of paper ({options.paper}) in {self.out_dir}/"
-            f" ({rendered} rendered, {report.from_cache} unchanged, {seconds:.1f} s)"
+        )
+        typer.echo(
+            f"{summary} ({rendered} rendered, {report.from_cache} unchanged, {seconds:.1f} s)"
         )
         if report.problems:
+            uptodate.forget()
             typer.echo(
                 "the build partly failed: the files above were written, the rest not.", err=True
             )
             return 1
         if self.strict and report.lint:
+            uptodate.forget()
             typer.echo(f"--strict: {plural(len(report.lint), 'layout problem')}.", err=True)
             return 1
+        # The next identical command can answer from this stamp if nothing changes.
+        uptodate.record(
+            [self.folder, *uptodate.dependencies()],
+            self.out_dir,
+            said[True],
+            [f"wrote {w.path} ({plural(w.pages, 'page')}, unchanged)" for w in report.written]
+            + said[False],
+            summary,
+        )
         return 0
 
     def watch(self) -> None:
