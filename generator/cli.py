@@ -497,8 +497,10 @@ def calibrate(
 def _mount_subcommands() -> None:
     from .resilience_cli import resilience_app
     from .roster_cli import roster_app
+    from .server_cli import server_app
 
     app.add_typer(roster_app, name="roster", help="NPC rosters: generate random NPCs.")
+    app.add_typer(server_app, name="server", help="A warm background process: faster commands.")
 
     app.add_typer(resilience_app, name="resilience", help="Resilience: projects and yearly events.")
 
