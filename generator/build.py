@@ -2,12 +2,13 @@
 
 HTML is made in this process (fast); PDFs are rendered in worker processes (render/pool.py)
 unless the content-hash cache (render/cache.py) already holds them; each file is written
-atomically and recorded in the output folder's manifest.
+atomically and recorded in the output folder's manifest. Card decks and the NPC roster
+are imposed documents (render/units.py): their cards and pages are cached one by one and
+put together with pikepdf, so an edit re-renders only the card or page it touched.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ from .render.lint import missing_glyphs
 from .render.manifest import Manifest
 from .render.pool import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, Job, Outcome, run_jobs
 from .render.templating import TEMPLATE_MEMORY_MB, render_html, theme_dirs
-from .render.units import UnitPlan, assemble, batch_jobs, find_cached, plan_units
+from .render.units import UnitPlan, assemble, batch_jobs, find_cached, plan_units, settle
 from .resources import fonts_dir, templates_dir
 from .statblocks import Computed
 
@@ -196,13 +197,12 @@ def build(
     jobs: list[Job] = []
     plans: list[UnitPlan] = []
     for document in documents:
-        target = f"{document.merge_into}.pdf" if document.merge_into else document.filename
-        if not force and not manifest.may_write(target):
+        if not force and not manifest.may_write(document.filename):
             report.problems.append(
                 Problem(
                     "exists and was not written by scratchpress (or was changed since);"
                     " left untouched; use --force to replace it",
-                    display_path(out_dir / target),
+                    display_path(out_dir / document.filename),
                 )
             )
             continue
@@ -291,6 +291,9 @@ def build(
         outcomes[outcome.key] = outcome
         if outcome.error is None and not outcome.refused:
             render_cache.put(outcome.key, outcome.pdf, _meta(outcome))
+    retries = [job for plan in plans for job in settle(plan, units_done)]
+    for outcome in run_jobs(retries, settings.workers, settings.timeout_s, settings.memory_mb):
+        units_done[outcome.key] = outcome
     for plan in plans:
         try:
             outcome = assemble(plan, units_done, render_cache)
@@ -300,18 +303,12 @@ def build(
         if outcome.error is None and not outcome.refused:
             render_cache.put(outcome.key, outcome.pdf, _meta(outcome))
 
-    # Write in document order so the summary reads the same every run, and chunks merge
-    # in the order they were made.
-    parts: dict[str, list[tuple[Document, Outcome]]] = {}
+    # Write in document order so the summary reads the same every run.
     for document, key in order:
         outcome = outcomes[key]
         path = out_dir / document.filename
         if outcome.error is not None:
             report.problems.append(Problem(outcome.error, display_path(path)))
-            continue
-        if document.merge_into is not None:
-            parts.setdefault(document.merge_into, []).append((document, outcome))
-            report.lint += _lint(document, campaign, outcome)
             continue
         for message in outcome.refused:
             report.problems.append(Problem(f"refused to load {message}", document.filename))
@@ -339,55 +336,8 @@ def build(
         report.written.append(written)
         if progress is not None:
             progress(written)
-    for stem, chunks in parts.items():
-        _write_merged(stem, chunks, out_dir, manifest, report, progress)
     manifest.save()
     return report
-
-
-def _write_merged(
-    stem: str,
-    chunks: list[tuple[Document, Outcome]],
-    out_dir: Path,
-    manifest: Manifest,
-    report: BuildReport,
-    progress: Callable[[Written], None] | None,
-) -> None:
-    """Join chunk PDFs in order with pikepdf (fast, keeps streams compressed)."""
-    import io
-
-    import pikepdf
-
-    merged = pikepdf.Pdf.new()
-    for _, outcome in chunks:
-        with pikepdf.open(io.BytesIO(outcome.pdf)) as part:
-            merged.pages.extend(part.pages)
-    buffer = io.BytesIO()
-    merged.save(buffer, deterministic_id=True)
-    pdf = buffer.getvalue()
-    first = chunks[0][0]
-    document = dataclasses.replace(first, stem=stem, merge_into=None)
-    for _, outcome in chunks:
-        for message in outcome.refused:
-            report.problems.append(Problem(f"refused to load {message}", document.filename))
-        report.warnings += [
-            f"{document.filename}: {m}" for m in outcome.warnings if not m.startswith(".notdef")
-        ]
-    path = out_dir / document.filename
-    try:
-        write_atomic(path, pdf)
-    except OSError as err:
-        report.problems.append(Problem(f"cannot write: {err.strerror or err}", display_path(path)))
-        return
-    manifest.record(document.filename, pdf)
-    pages = sum(o.pages for _, o in chunks)
-    sizes = [size for _, o in chunks for size in o.page_sizes]
-    cached = all(o.seconds < 0 for _, o in chunks)
-    sheets = (pages + 1) // 2 if document.duplex else pages
-    written = Written(document, path, pages, sheets, sizes, cached=cached)
-    report.written.append(written)
-    if progress is not None:
-        progress(written)
 
 
 __all__ = ["BuildOptions", "BuildReport", "BuildSettings", "build", "display_path"]

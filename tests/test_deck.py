@@ -192,7 +192,7 @@ def test_campaign_events_appear_in_the_deck(user_campaign: Campaign, tmp_path: P
     computed = compute_campaign(user_campaign)
     sheets = event_documents(computed, user_campaign, BuildOptions())
     # One document per sheet of paper, all merged into the one deck file.
-    assert {d.merge_into or d.stem for d in sheets} == {"resilience-events"}
+    assert {d.stem for d in sheets} == {"resilience-events"}
     titles = [
         slot["face"]["title"]
         for document in sheets
@@ -377,7 +377,7 @@ def test_career_documents_use_their_own_file(example: Campaign) -> None:
     computed = compute_campaign(example)
     sheets = career_documents(computed, example, BuildOptions(ink_saver=True))
     # Few careers fit one rendering unit: then the document is the file itself.
-    assert {d.merge_into or d.stem for d in sheets} == {"careers"}
+    assert {d.stem for d in sheets} == {"careers"}
     document = sheets[0]
     assert document.duplex
     assert set(document.context["palette"].values()) <= {"#000", "#fff", "#444", "#888"}

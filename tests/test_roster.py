@@ -517,21 +517,36 @@ def test_no_npcs_no_document(tmp_path: Path) -> None:
     campaign = load_campaign([folder])
     computed = compute_campaign(campaign)
     assert roster_doc.documents(computed, campaign, BuildOptions()) == []
-    assert roster_doc.roster_chunks(computed, campaign, BuildOptions()) == []
+    assert roster_doc.build_documents(computed, campaign, BuildOptions()) == []
 
 
-def test_chunks_are_whole_pages_numbered_on(big: tuple[Any, Computed]) -> None:
+def _imposed_roster(
+    big: tuple[Any, Computed], tmp_path: Path, options: BuildOptions, per_batch: int
+) -> tuple[BuildReport, Any]:
+    """Build the roster as `build` does, from pages rendered in batches of ``per_batch``."""
     campaign, computed = big
-    single = roster_doc.documents(computed, campaign, BuildOptions())[0]
-    chunks = roster_doc.roster_chunks(computed, campaign, BuildOptions(), per_chunk=15)
-    assert len(chunks) >= 3
-    assert len({c.stem for c in chunks}) == len(chunks)
-    numbers = [p["number"] for c in chunks for p in c.context["pages"]]
-    assert numbers == list(range(1, single.context["total_pages"] + 1))
-    for chunk in chunks:
-        assert chunk.context["first_page"] == chunk.context["pages"][0]["number"]
-        assert chunk.context["total_pages"] == single.context["total_pages"]
-    assert [c.context["has_title"] for c in chunks] == [True] + [False] * (len(chunks) - 1)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(roster_doc, "PAGES_PER_BATCH", per_batch)
+        [document] = roster_doc.build_documents(computed, campaign, options)
+        report = build(computed, campaign, options, tmp_path, only=["roster"])
+    assert not report.problems and not report.warnings
+    return report, document
+
+
+def test_batches_of_pages_number_on_from_their_first_page(
+    big: tuple[Any, Computed], tmp_path: Path
+) -> None:
+    report, document = _imposed_roster(big, tmp_path, BuildOptions(), per_batch=2)
+    total = document.context["total_pages"]
+    assert total >= 3  # so batches of two pages meet at least one boundary
+    texts = _page_texts(tmp_path / "roster.pdf")
+    assert len(texts) == report.written[0].pages == total
+    for number, text in enumerate(texts, start=1):
+        assert f"Page {number} of {total}" in text
+    # The title block on page 1 replaces the running header; pages that start a later
+    # batch keep it.
+    assert "NPC ROSTER ·" not in texts[0].upper() and "NPCs in 3 sections" in texts[0]
+    assert all("NPC ROSTER ·" in text.upper() for text in texts[1:])
 
 
 def test_a_block_taller_than_a_column_gets_pages_of_its_own(tmp_path: Path) -> None:
@@ -671,20 +686,16 @@ def test_roster_page_count_grows_with_the_number_of_npcs(
     assert report.written[0].pages > small.context["total_pages"]
 
 
-def test_a4_and_ink_saver(big: tuple[Any, Computed]) -> None:
-    campaign, computed = big
+def test_a4_and_ink_saver(big: tuple[Any, Computed], tmp_path: Path) -> None:
     options = BuildOptions(paper="a4", ink_saver=True)
-    chunks = roster_doc.roster_chunks(computed, campaign, options, per_chunk=20)
-    second = chunks[1]  # rendering one chunk is enough, and checks where numbering resumes
-    rendered = render_pdf(
-        render_html(second.template, second.context), templates_dir(), allowed_roots(campaign)
-    )
-    assert rendered.warnings == []
-    assert rendered.pages == len(second.context["pages"])
-    for width, height in rendered.page_sizes:
+    report, document = _imposed_roster(big, tmp_path, options, per_batch=3)
+    written = report.written[0]
+    assert written.pages == document.context["total_pages"]
+    for width, height in written.page_sizes:
         assert abs(width - A4[0]) < 1 and abs(height - A4[1]) < 1
-    first_number = second.context["pages"][0]["number"]
-    total = second.context["total_pages"]
-    texts = _page_texts(rendered.pdf)
-    assert f"Page {first_number} of {total}" in texts[0]
-    assert f"Page {first_number + 1} of {total}" in texts[1]
+    reader = PdfReader(tmp_path / "roster.pdf")
+    for page in reader.pages:
+        assert abs(float(page.mediabox.width) - A4[0]) < 1
+    total = document.context["total_pages"]
+    texts = _page_texts(tmp_path / "roster.pdf")
+    assert f"Page 4 of {total}" in texts[3]

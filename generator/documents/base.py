@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -36,8 +37,11 @@ class Placement:
     the paper's top-left corner."""
 
     unit: int  # index into Imposed.units
-    x_mm: float
-    y_mm: float
+    x_mm: float = 0.0
+    y_mm: float = 0.0
+    # A unit of whole pages (a roster page, or an oversized block's several pages): one
+    # sheet per page the unit came out as, this placement alone on each.
+    all_pages: bool = False
 
 
 @dataclass(frozen=True)
@@ -46,15 +50,24 @@ class Imposed:
     rendered and cached one by one, then placed onto sheets with pikepdf.
 
     Editing one card re-renders that card only; the sheets are never laid out again.
-    Every unit is one page of the document's template: ``contexts[group]`` is the template
+    Every unit is a page of the document's template: ``contexts[group]`` is the template
     context without its ``pages``, and a unit is ``(group, page)``. Units of one group are
-    rendered together as one document, one page each, so a batch shares its fonts.
+    rendered together as one document, so a batch shares its fonts. ``spans[i]`` is how
+    many pages unit i is planned to fill (1 if not given).
+
+    ``batch_context``, when given, makes batches runs of consecutive units and returns
+    what the context of a batch needs besides its pages (a roster batch numbers its pages
+    from its first one); ``max_batch`` caps a batch's units (WeasyPrint's memory grows
+    with the document).
     """
 
     contexts: dict[str, dict[str, Any]]
     units: list[tuple[str, dict[str, Any]]]
     sheets: list[list[Placement]]  # in print order; the first placement is drawn first
     paper_mm: tuple[float, float]
+    spans: list[int] | None = None
+    batch_context: Callable[[list[dict[str, Any]]], dict[str, Any]] | None = None
+    max_batch: int = 1000
 
 
 @dataclass(frozen=True)
@@ -68,9 +81,6 @@ class Document:
     context: dict[str, Any] = field(default_factory=dict)
     duplex: bool = False  # pages meant for both sides of a sheet (front + back)
     pdf_variant: str | None = None  # e.g. "pdf/ua-1": tagged for screen readers (booklets)
-    # Chunks of one long document: rendered (and cached) separately, then merged in order
-    # into ``<merge_into>.pdf``.
-    merge_into: str | None = None
     # Set for card decks: the build renders these units and imposes them instead of
     # rendering ``context`` as one document (which stays the reference layout for tests).
     imposed: Imposed | None = None

@@ -37,12 +37,11 @@ from ..resources import fonts_dir
 from ..rules.abilities import display
 from ..rules.character import CharacterStats
 from ..statblocks import Block, Computed, InitiativeGroup
-from .base import PAPER_MM, BuildOptions, Document, page_context
+from .base import PAPER_MM, BuildOptions, Document, Imposed, Placement, page_context
 from .common import hp_track, signed
 
 KIND = "roster"
 TEMPLATE = "roster/roster.html"
-DEFAULT_PER_CHUNK = 120  # NPC blocks per chunk: ~70 MB of WeasyPrint memory, ~4 s
 
 # Page geometry (mm). The running header and footer live in the page margins.
 MARGIN_TOP = 15.0
@@ -649,68 +648,46 @@ def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> 
     return [Document(KIND, "NPC roster", "roster", TEMPLATE, context)]
 
 
-def roster_chunks(
-    computed: Computed,
-    campaign: Campaign,
-    options: BuildOptions,
-    per_chunk: int = DEFAULT_PER_CHUNK,
-) -> list[Document]:
-    """The roster as several Documents of whole pages, about ``per_chunk`` NPC blocks
-    each, for rendering in parallel and merging in order (stems ``roster-part-001`` ...).
-    Each chunk numbers its pages from where the previous one stopped and says "of TOTAL",
-    so the merged file needs no stamping."""
-    roster = plan_roster(computed, options)
-    if not roster.npcs:
-        return []
-    chunks: list[list[Page]] = [[]]
-    count = 0
-    for page in roster.pages:
-        if chunks[-1] and count >= per_chunk:
-            chunks.append([])
-            count = 0
-        chunks[-1].append(page)
-        count += page.npcs
-    width = max(3, len(str(len(chunks))))
-    out = []
-    for index, pages in enumerate(chunks, start=1):
-        first, last = pages[0].number, pages[-1].number + pages[-1].span - 1
-        out.append(
-            Document(
-                KIND,
-                f"NPC roster, pages {first}-{last}",
-                f"roster-part-{index:0{width}d}",
-                TEMPLATE,
-                _context(roster, pages, computed, campaign, options),
-            )
-        )
-    return out
-
-
 __all__ = [
     "count_lines",
     "css_string",
     "documents",
     "paginate",
     "plan_roster",
-    "roster_chunks",
     "sections",
 ]
 
 
-# Above this many NPCs the roster renders in chunks: WeasyPrint's time and memory grow
-# with the document (0.56 MB a stat block), and chunks render in parallel and are cached
-# one by one, so changing one NPC re-renders one chunk.
-CHUNK_ABOVE = 150
+# Pages per rendered batch: about 120 NPC blocks, ~70 MB of WeasyPrint memory. Pages are
+# cached one by one, so changing one NPC re-renders its page only.
+PAGES_PER_BATCH = 20
 
 
 def build_documents(
     computed: Computed, campaign: Campaign, options: BuildOptions
 ) -> list[Document]:
-    """What `scratchpress build` renders: one document, or chunks merged into roster.pdf."""
-    npcs = sum(1 for b in computed.blocks if b.kind in {"character", "minion"})
-    if npcs <= CHUNK_ABOVE:
-        return documents(computed, campaign, options)
-    return [
-        dataclasses.replace(part, merge_into="roster")
-        for part in roster_chunks(computed, campaign, options)
-    ]
+    """What `scratchpress build` renders: the roster as pages rendered and cached one by
+    one (in batches of consecutive pages when many are missing), put together by pikepdf.
+    ``context`` stays the whole roster as one document, the reference for tests."""
+    roster = plan_roster(computed, options)
+    if not roster.npcs:
+        return []
+    context = _context(roster, roster.pages, computed, campaign, options)
+    shell = _context(roster, [], computed, campaign, options)
+    units = [("page", _view(page)) for page in roster.pages]
+    imposed = Imposed(
+        contexts={"page": shell},
+        units=units,
+        sheets=[[Placement(index, all_pages=True)] for index in range(len(units))],
+        paper_mm=PAPER_MM[options.paper],
+        spans=[page.span for page in roster.pages],
+        batch_context=_numbered_from,
+        max_batch=PAGES_PER_BATCH,
+    )
+    return [Document(KIND, "NPC roster", "roster", TEMPLATE, context, imposed=imposed)]
+
+
+def _numbered_from(pages: list[dict[str, Any]]) -> dict[str, Any]:
+    """A batch of consecutive pages numbers on from its first page, and only the roster's
+    first page drops the running header for the title block."""
+    return {"first_page": pages[0]["number"], "has_title": bool(pages[0]["title"])}

@@ -110,38 +110,40 @@ def _form_xobject(pdf: pikepdf.Pdf, page: pikepdf.Page) -> pikepdf.Object:
 
 def impose_units(
     sources: Mapping[str, bytes],
-    units: Sequence[tuple[str, int]],
+    units: Sequence[tuple[str, int, int]],
     sheets: Sequence[Sequence[Placement]],
     paper_mm: tuple[float, float],
     title: str,
-) -> bytes:
-    """Sheets of paper made of placed units.
+) -> tuple[bytes, int]:
+    """Sheets of paper made of placed units; returns the PDF and its page count.
 
-    ``units[i]`` is (source, page index): where unit i was rendered. Each unit becomes one
-    form XObject, however often it is placed (a deck's back is stored once for every
-    sheet), and a source's fonts are copied once for all its units.
+    ``units[i]`` is (source, first page, pages): where unit i was rendered. Each page
+    becomes one form XObject, however often it is placed (a deck's back is stored once for
+    every sheet), and a source's fonts are copied once for all its units. A placement of
+    ``all_pages`` gives every page of its unit a sheet of its own.
     """
     paper_w, paper_h = (round(v * POINTS_PER_MM, 3) for v in paper_mm)
     opened: dict[str, pikepdf.Pdf] = {}
     try:
         with pikepdf.new() as out:
-            forms: dict[int, tuple[pikepdf.Object, float]] = {}
+            forms: dict[tuple[int, int], tuple[pikepdf.Object, float]] = {}
 
-            def form(index: int) -> tuple[pikepdf.Object, float]:
-                if index not in forms:
-                    source, page_index = units[index]
+            def form(index: int, offset: int) -> tuple[pikepdf.Object, float]:
+                if (index, offset) not in forms:
+                    source, first, _ = units[index]
                     if source not in opened:
                         opened[source] = pikepdf.open(io.BytesIO(sources[source]))
-                    page = opened[source].pages[page_index]
+                    page = opened[source].pages[first + offset]
                     height = float(page.mediabox[3]) - float(page.mediabox[1])
-                    forms[index] = (out.copy_foreign(_form_xobject(opened[source], page)), height)
-                return forms[index]
+                    xobject = out.copy_foreign(_form_xobject(opened[source], page))
+                    forms[index, offset] = (xobject, height)
+                return forms[index, offset]
 
-            for placements in sheets:
+            def add_sheet(placements: Sequence[tuple[Placement, int]]) -> None:
                 names = pikepdf.Dictionary()
                 drawing = []
-                for n, placement in enumerate(placements):
-                    xobject, height = form(placement.unit)
+                for n, (placement, offset) in enumerate(placements):
+                    xobject, height = form(placement.unit, offset)
                     names[f"/U{n}"] = xobject
                     # PDF measures from the bottom-left corner, the layout from the top-left.
                     x = placement.x_mm * POINTS_PER_MM
@@ -154,11 +156,20 @@ def impose_units(
                     Contents=out.make_stream("\n".join(drawing).encode()),
                 )
                 out.pages.append(pikepdf.Page(page))
+
+            for placements in sheets:
+                whole = [p for p in placements if p.all_pages]
+                if whole:
+                    for placement in whole:
+                        for offset in range(units[placement.unit][2]):
+                            add_sheet([(placement, offset)])
+                    continue
+                add_sheet([(p, 0) for p in placements])
             out.docinfo["/Title"] = title
             out.docinfo["/Creator"] = "scratchpress"
             buffer = io.BytesIO()
             out.save(buffer, deterministic_id=True)
-            return buffer.getvalue()
+            return buffer.getvalue(), len(out.pages)
     finally:
         for pdf in opened.values():
             pdf.close()

@@ -49,6 +49,7 @@ class UnitPlan:
     shells: dict[str, str]  # group -> the template's HTML with no pages: CSS, palette...
     text: str  # every unit's data, for the missing-glyph lint
     records: dict[int, dict[str, Any]] = field(default_factory=dict)
+    render_args: tuple[Any, ...] = ()
     sources: dict[str, bytes] = field(default_factory=dict)  # batch key -> PDF
     batches: list[Batch] = field(default_factory=list)
 
@@ -117,6 +118,36 @@ def find_cached(plan: UnitPlan, cache: RenderCache) -> list[int]:
     return missing
 
 
+def _runs(indexes: list[int], consecutive: bool, most: int, parts: int) -> list[list[int]]:
+    """Split units into batches: at most ``most`` each, about ``parts`` of them, and only
+    runs of consecutive units when pages are numbered from a batch's first unit."""
+    if not indexes:
+        return []
+    size = min(most, -(-len(indexes) // parts))
+    runs: list[list[int]] = [[indexes[0]]]
+    for index in indexes[1:]:
+        broken = consecutive and index != runs[-1][-1] + 1
+        if broken or len(runs[-1]) >= size:
+            runs.append([])
+        runs[-1].append(index)
+    return runs
+
+
+def _job(plan: UnitPlan, group: str, units: list[int], alone: bool = False) -> Job:
+    key = hashlib.sha256(
+        ("alone:" if alone else "").encode() + "".join(plan.unit_keys[i] for i in units).encode()
+    ).hexdigest()
+    imposed = plan.imposed
+    pages = [imposed.units[i][1] for i in units]
+    context = {**imposed.contexts[group], "pages": pages}
+    if imposed.batch_context is not None:
+        context.update(imposed.batch_context(pages))
+    template, themes, seconds, base_dir, roots = plan.render_args
+    html = render_html(template, context, themes, seconds)
+    plan.batches.append(Batch(key, group, units))
+    return Job(key, html, base_dir, roots, lint_cards=group == "card")
+
+
 def batch_jobs(
     plan: UnitPlan,
     missing: list[int],
@@ -127,22 +158,37 @@ def batch_jobs(
     seconds: float,
 ) -> list[Job]:
     """The missing units as render jobs: per group, split evenly over the workers."""
-    jobs: list[Job] = []
+    plan.render_args = (plan.document.template, themes, seconds, base_dir, roots)
     by_group: dict[str, list[int]] = {}
     for index in missing:
         by_group.setdefault(plan.imposed.units[index][0], []).append(index)
+    imposed = plan.imposed
+    jobs = []
     for group, indexes in by_group.items():
-        count = max(1, min(workers, len(indexes) // MIN_BATCH))
-        size = -(-len(indexes) // count)
-        for start in range(0, len(indexes), size):
-            units = indexes[start : start + size]
-            key = hashlib.sha256("".join(plan.unit_keys[i] for i in units).encode()).hexdigest()
-            pages = [plan.imposed.units[i][1] for i in units]
-            context = {**plan.imposed.contexts[group], "pages": pages}
-            html = render_html(plan.document.template, context, themes, seconds)
-            plan.batches.append(Batch(key, group, units))
-            jobs.append(Job(key, html, base_dir, roots, lint_cards=True))
+        parts = max(1, min(workers, len(indexes) // MIN_BATCH))
+        consecutive = imposed.batch_context is not None
+        for units in _runs(indexes, consecutive, imposed.max_batch, parts):
+            jobs.append(_job(plan, group, units))
     return jobs
+
+
+def _span(plan: UnitPlan, unit: int) -> int:
+    return plan.imposed.spans[unit] if plan.imposed.spans else 1
+
+
+def settle(plan: UnitPlan, rendered: dict[str, Outcome]) -> list[Job]:
+    """Check that every batch came out with the pages its units were planned to fill. A
+    batch that did not cannot say which page is whose, so its units are rendered again,
+    each alone (rare: the roster plans its pages from the same measures as its CSS)."""
+    again: list[Job] = []
+    for batch in list(plan.batches):
+        done = rendered.get(batch.key)
+        if done is None or done.error is not None or len(batch.units) == 1:
+            continue
+        if done.pages != sum(_span(plan, u) for u in batch.units):
+            plan.batches.remove(batch)
+            again += [_job(plan, batch.group, [unit], alone=True) for unit in batch.units]
+    return again
 
 
 def _card_ids(page: dict[str, Any]) -> set[str]:
@@ -163,14 +209,18 @@ def assemble(plan: UnitPlan, rendered: dict[str, Outcome], cache: RenderCache) -
             outcome.frames += done.frames
         plan.sources[batch.key] = done.pdf
         cache.put(batch.key, done.pdf, {"pages": done.pages, "warnings": done.warnings})
-        for page_index, unit in enumerate(batch.units):
+        first = 0
+        for unit in batch.units:
             ids = _card_ids(plan.imposed.units[unit][1])
+            count = done.pages if len(batch.units) == 1 else _span(plan, unit)
             record: dict[str, Any] = {
                 "source": batch.key,
-                "page": page_index,
+                "page": first,
+                "pages": count,
                 "overflows": [list(o) for o in done.overflows if o[0] in ids],
                 "collisions": [list(c) for c in done.collisions if c[0] in ids],
             }
+            first += count
             plan.records[unit] = record
             if not done.refused:
                 cache.put_unit(plan.unit_keys[unit], record)
@@ -179,14 +229,17 @@ def assemble(plan: UnitPlan, rendered: dict[str, Outcome], cache: RenderCache) -
         outcome.overflows += [(str(c), float(m)) for c, m in record["overflows"]]
         outcome.collisions += [(str(c), str(a), str(b)) for c, a, b in record["collisions"]]
     locations = [
-        (str(plan.records[i]["source"]), int(plan.records[i]["page"]))
+        (
+            str(plan.records[i]["source"]),
+            int(plan.records[i]["page"]),
+            int(plan.records[i].get("pages", 1)),
+        )
         for i in range(len(plan.unit_keys))
     ]
     imposed = plan.imposed
-    outcome.pdf = impose_units(
+    outcome.pdf, outcome.pages = impose_units(
         plan.sources, locations, imposed.sheets, imposed.paper_mm, plan.document.title
     )
-    outcome.pages = len(imposed.sheets)
     width, height = (round(v * POINTS_PER_MM, 3) for v in imposed.paper_mm)
     outcome.page_sizes = [(width, height)] * outcome.pages
     outcome.seconds = sum(rendered[b.key].seconds for b in plan.batches)
