@@ -281,3 +281,37 @@ def test_no_cache_and_other_options_always_build(party: Path, tmp_path: Path) ->
         cache=tmp_path / "c",
     )
     assert "up to date" not in other.stdout
+
+
+def test_a_batch_with_unplanned_pages_is_rendered_again_page_by_page(
+    tmp_path: Path, jobs_seen: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from generator.render import units
+
+    folder = tmp_path / "npcs"
+    folder.mkdir()
+    npcs = "".join(
+        f"  - {{name: Raider {i:02d}, group: Band {i // 12}, abilities: {{fighting: 2, toughness: 3}}}}\n"
+        for i in range(40)
+    )
+    (folder / "npcs.yaml").write_text("characters:\n" + npcs)
+    # Pretend the planner expected every page to run onto a second one: no batch of
+    # several pages matches its plan, so each page must be rendered again on its own.
+    monkeypatch.setattr(units, "_span", lambda plan, unit: 2)
+    campaign = load_campaign([folder])
+    report = build(
+        compute_campaign(campaign),
+        campaign,
+        BuildOptions(),
+        tmp_path / "out",
+        ["roster"],
+        settings=BuildSettings(jobs=1),
+    )
+    assert not report.problems
+    texts = [p.extract_text() for p in PdfReader(tmp_path / "out" / "roster.pdf").pages]
+    total = len(texts)
+    assert total >= 2 and report.written[0].pages == total
+    for number, text in enumerate(texts, start=1):
+        assert f"Page {number} of {total}" in text
+    alone = [job for job in jobs_seen if job.html.count('class="pg') == 1]
+    assert len(alone) == total  # the first batch held them all; then one job a page
