@@ -7,10 +7,18 @@ Each figure is a whole `scratchpress build` process (cold start included), the m
 --runs runs, measured with the standard library (time.perf_counter around subprocess, peak
 RSS from getrusage of the children). Scenarios, matching the targets in the issue tracker:
 
-  deck   a 540-card event deck (45 built-in events + 495 generated), 9-up on Letter:
-         cold (empty cache), warm (nothing changed), one card changed
-  roster a 1,000-NPC roster: cold, warm, one NPC changed
+  deck   a 540-card event deck (45 built-in events + 495 generated), 9-up on Letter
+  roster a 1,000-NPC roster
   memory peak memory of a 2,000-NPC roster build; time for 500/1,000/2,000 NPCs
+
+For deck and roster, each command runs on its own first:
+  cold     empty output folder and cache
+  warm     the same build again, nothing changed (answered from the build's stamp)
+  touched  the definitions file saved again unchanged: the stamp no longer matches, so
+           the build loads everything and finds every card or page in the cache
+  changed  one card (one NPC) edited: that card (that NPC's page) renders again
+and then touched and changed again with `scratchpress server start` running, the warm
+process that saves each command its imports and font loading.
 
 The peers (Typst, headless Chromium, plain WeasyPrint) are measured by the harness in
 ../shared/peer-bench (see its README); run both in one session to compare like with like.
@@ -27,6 +35,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 SCRATCHPRESS = [sys.executable, "-m", "generator"]
@@ -102,7 +111,7 @@ def run(args: list[str]) -> tuple[float, int]:
     return seconds, max(peak, before) // 1024
 
 
-def median_of(runs: int, prepare: object, args: list[str]) -> float:
+def median_of(runs: int, prepare: Any, args: list[str]) -> float:
     times = []
     for _ in range(runs):
         if callable(prepare):
@@ -111,26 +120,68 @@ def median_of(runs: int, prepare: object, args: list[str]) -> float:
     return statistics.median(times)
 
 
+def server(action: str) -> None:
+    subprocess.run([*SCRATCHPRESS, "server", action], capture_output=True, check=False)
+
+
+def scenario(label: str, build: list[str], path: Path, edit: Any, runs: int) -> None:
+    """Cold, warm, touched and changed, alone and then with the warm server."""
+    out = Path(build[build.index("-o") + 1])
+    server("stop")
+    counter = [0]
+
+    def touch() -> None:
+        os.utime(path)
+
+    def change() -> None:
+        counter[0] += 1
+        edit(counter[0])
+
+    cold = median_of(runs, lambda: shutil.rmtree(out, ignore_errors=True), build)
+    run(build)
+    warm = median_of(runs, None, build)
+    touched = median_of(runs, touch, build)
+    changed = median_of(runs, change, build)
+    server("start")
+    try:
+        run(build)
+        served_touched = median_of(runs, touch, build)
+        served_changed = median_of(runs, change, build)
+    finally:
+        server("stop")
+    print(
+        f"{label}: cold {cold:.2f} s | warm {warm:.2f} s | touched {touched:.2f} s"
+        f" | one changed {changed:.2f} s"
+    )
+    print(
+        f"{' ' * len(label)}  with the server: touched {served_touched:.2f} s"
+        f" | one changed {served_changed:.2f} s"
+    )
+
+
 def bench_deck(work: Path, runs: int) -> None:
     campaign, out = work / "deck", work / "deck-out"
     shutil.rmtree(campaign, ignore_errors=True)
     make_deck_campaign(campaign)
-    build = ["build", str(campaign), "-o", str(out), "--only", "events", "--backs", "none",
-             "--force"]
-    cold = median_of(runs, lambda: shutil.rmtree(out, ignore_errors=True), build)
-    run(build)
-    warm = median_of(runs, None, build)
-    counter = [0]
+    build = [
+        "build",
+        str(campaign),
+        "-o",
+        str(out),
+        "--only",
+        "events",
+        "--backs",
+        "none",
+        "--force",
+    ]
+    events = campaign / "events.yaml"
 
-    def change_one() -> None:
-        counter[0] += 1
-        text = (campaign / "events.yaml").read_text(encoding="utf-8")
-        text = text.replace("title: Bench Event 7", f"title: Bench Event 7 v{counter[0]}", 1)
-        text = text.replace(f"Event 7 v{counter[0] - 1} v{counter[0]}", f"Event 7 v{counter[0]}")
-        (campaign / "events.yaml").write_text(text, encoding="utf-8")
+    def edit(version: int) -> None:
+        text = events.read_text(encoding="utf-8")
+        old = "title: Bench Event 7\n" if version == 1 else f"title: Bench Event 7 v{version - 1}\n"
+        events.write_text(text.replace(old, f"title: Bench Event 7 v{version}\n", 1), "utf-8")
 
-    changed = median_of(runs, change_one, build)
-    print(f"deck 540 cards  cold {cold:6.2f} s   warm {warm:6.2f} s   one card changed {changed:6.2f} s")
+    scenario("deck 540 cards", build, events, edit, runs)
 
 
 def bench_roster(work: Path, runs: int) -> None:
@@ -138,20 +189,14 @@ def bench_roster(work: Path, runs: int) -> None:
     shutil.rmtree(campaign, ignore_errors=True)
     make_roster_campaign(campaign, 1000)
     build = ["build", str(campaign), "-o", str(out), "--only", "roster", "--force"]
-    cold = median_of(runs, lambda: shutil.rmtree(out, ignore_errors=True), build)
-    run(build)
-    warm = median_of(runs, None, build)
-    counter = [0]
+    npcs = campaign / "npcs.yaml"
 
-    def change_one() -> None:
-        counter[0] += 1
-        path = campaign / "npcs.yaml"
-        text = path.read_text(encoding="utf-8")
-        old = "NPC 0500," if counter[0] == 1 else f"NPC 0500 v{counter[0] - 1},"
-        path.write_text(text.replace(old, f"NPC 0500 v{counter[0]},", 1), encoding="utf-8")
+    def edit(version: int) -> None:
+        text = npcs.read_text(encoding="utf-8")
+        old = "NPC 0500," if version == 1 else f"NPC 0500 v{version - 1},"
+        npcs.write_text(text.replace(old, f"NPC 0500 v{version},", 1), encoding="utf-8")
 
-    changed = median_of(runs, change_one, build)
-    print(f"roster 1000 NPCs cold {cold:6.2f} s   warm {warm:6.2f} s   one NPC changed {changed:6.2f} s")
+    scenario("roster 1000 NPCs", build, npcs, edit, runs)
 
 
 def bench_memory(work: Path) -> None:
@@ -170,14 +215,18 @@ def bench_memory(work: Path) -> None:
         seconds, peak = subprocess.run(
             [sys.executable, "-c", code], capture_output=True, text=True, check=True
         ).stdout.split()
-        print(f"roster {count:5d} NPCs cold {float(seconds):6.2f} s   peak process memory {peak} MB")
+        print(
+            f"roster {count:5d} NPCs cold {float(seconds):6.2f} s   peak process memory {peak} MB"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--only", choices=["deck", "roster", "memory"])
-    parser.add_argument("--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "scratchpress-bench")
+    parser.add_argument(
+        "--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "scratchpress-bench"
+    )
     options = parser.parse_args()
     options.work.mkdir(parents=True, exist_ok=True)
     print(f"scratchpress bench on {os.cpu_count()} cores, median of {options.runs} runs")

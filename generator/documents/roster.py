@@ -658,9 +658,10 @@ __all__ = [
 ]
 
 
-# Pages per rendered batch: about 120 NPC blocks, ~70 MB of WeasyPrint memory. Pages are
-# cached one by one, so changing one NPC re-renders its page only.
-PAGES_PER_BATCH = 20
+# Pages per rendered batch: up to about 130 NPC blocks (16 to a page of short blocks), so
+# a worker stays near 150 MB (WeasyPrint takes about 0.5 MB a block). Pages are cached one
+# by one, so changing one NPC re-renders its page only.
+PAGES_PER_BATCH = 8
 
 
 def build_documents(
