@@ -152,21 +152,15 @@ def _preload() -> None:
     import pypdf  # noqa: F401
 
     from . import build, cli  # noqa: F401
-    from .documents.base import BuildOptions, page_context
-    from .render.engine import render_pdf
-    from .render.templating import render_html
-    from .resources import fonts_dir, templates_dir
+    from .render.engine import warm_up
+    from .render.templating import environment
+    from .resources import templates_dir
 
-    faces = "".join(
-        f'<p style="font-family: {family}; font-weight: {weight}; font-style: {style}">'
-        "Warm-up: d20 + 5 \u2212 2, \u201cfine\u201d.</p>"
-        for family in ("Charis SIL", "Lato", "Bebas Neue")
-        for weight in (400, 700)
-        for style in ("normal", "italic")
-    )
-    shell = render_html("base.html", {"title": "warm-up", "page": page_context(BuildOptions())})
-    html = shell.replace("</body>", faces + "</body>")
-    render_pdf(html, templates_dir(), [templates_dir(), fonts_dir()])
+    warm_up()
+    # Compile our templates once; a campaign's theme still gets an environment of its own.
+    env = environment()
+    for path in sorted(templates_dir().rglob("*.html")):
+        env.get_template(path.relative_to(templates_dir()).as_posix())
 
 
 def _peer_uid(conn: socket.socket) -> int:
@@ -365,10 +359,9 @@ def running_pid() -> int | None:
     pid_file = pid_path()
     try:
         pid = int(pid_file.read_text(encoding="utf-8"))
-        os.kill(pid, 0)
     except (OSError, ValueError):
         return None
-    return pid
+    return pid if _alive(pid) else None
 
 
 def stop_server() -> list[int]:
@@ -384,4 +377,18 @@ def stop_server() -> list[int]:
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGTERM)
             stopped.append(pid)
+    # Wait until they are gone, so the next command cannot still reach one of them.
+    deadline = time.monotonic() + 5
+    while any(_alive(pid) for pid in stopped) and time.monotonic() < deadline:
+        time.sleep(0.05)
     return stopped
+
+
+def _alive(pid: int) -> bool:
+    """Running, and not a zombie its new parent has yet to reap (containers often run no
+    init that reaps)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:
+            return stat.read().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False

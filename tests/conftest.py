@@ -7,8 +7,13 @@ never copied into the tests.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import shutil
+import subprocess
+import sys
+import tempfile
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +26,12 @@ from typer.testing import CliRunner
 from generator.cli import app
 
 GOLDEN_FILE = Path("golden") / "examples.json"
+
+# The tests' stamps, cache signing key and server sockets stay out of the developer's own
+# ~/.cache (and a developer's running server is not reached by the tests' commands).
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="scratchpress-tests-")
+os.environ["XDG_RUNTIME_DIR"] = os.environ["XDG_CACHE_HOME"]
+atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], ignore_errors=True)
 
 
 def shared_location() -> Path:
@@ -118,3 +129,19 @@ class Cli:
 def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Cli:
     monkeypatch.chdir(tmp_path)
     return Cli()
+
+
+def scratchpress_process(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run ``scratchpress ARGS`` as its own process, through the real entry point (stamps
+    and the warm server are only reached that way; CliRunner calls the CLI directly)."""
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args],
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )

@@ -7,9 +7,7 @@ piece. Running the same build twice with nothing changed does no work at all.
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -17,6 +15,7 @@ from typing import Any
 import pikepdf
 import pypdfium2 as pdfium
 import pytest
+from conftest import scratchpress_process
 from PIL import ImageChops
 from pypdf import PdfReader
 
@@ -186,15 +185,8 @@ def test_a_corrupt_card_batch_is_rendered_again(tmp_path: Path, jobs_seen: list[
 
 
 def scratchpress(*args: str, cwd: Path, cache: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
-    return subprocess.run(
-        [sys.executable, "-m", "generator", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    """A real command whose stamps go to a cache folder of the test's own."""
+    return scratchpress_process(*args, cwd=cwd, env={"XDG_CACHE_HOME": str(cache)})
 
 
 @pytest.fixture
@@ -253,65 +245,9 @@ def test_a_failed_build_is_never_answered_from_a_stamp(party: Path, tmp_path: Pa
 
 
 def test_no_cache_and_other_options_always_build(party: Path, tmp_path: Path) -> None:
-    scratchpress(
-        "build", str(party), "-o", "out", "--only", "sheets", cwd=tmp_path, cache=tmp_path / "c"
-    )
-    forced = scratchpress(
-        "build",
-        str(party),
-        "-o",
-        "out",
-        "--only",
-        "sheets",
-        "--no-cache",
-        cwd=tmp_path,
-        cache=tmp_path / "c",
-    )
+    sheets = ("build", str(party), "-o", "out", "--only", "sheets")
+    scratchpress(*sheets, cwd=tmp_path, cache=tmp_path / "c")
+    forced = scratchpress(*sheets, "--no-cache", cwd=tmp_path, cache=tmp_path / "c")
     assert "up to date" not in forced.stdout and "1 rendered" in forced.stdout
-    other = scratchpress(
-        "build",
-        str(party),
-        "-o",
-        "out",
-        "--only",
-        "sheets",
-        "--paper",
-        "a4",
-        cwd=tmp_path,
-        cache=tmp_path / "c",
-    )
+    other = scratchpress(*sheets, "--paper", "a4", cwd=tmp_path, cache=tmp_path / "c")
     assert "up to date" not in other.stdout
-
-
-def test_a_batch_with_unplanned_pages_is_rendered_again_page_by_page(
-    tmp_path: Path, jobs_seen: list[Any], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from generator.render import units
-
-    folder = tmp_path / "npcs"
-    folder.mkdir()
-    npcs = "".join(
-        f"  - {{name: Raider {i:02d}, group: Band {i // 12}, abilities: {{fighting: 2, toughness: 3}}}}\n"
-        for i in range(40)
-    )
-    (folder / "npcs.yaml").write_text("characters:\n" + npcs)
-    # Pretend the planner expected every page to run onto a second one: no batch of
-    # several pages matches its plan, so each page must be rendered again on its own.
-    monkeypatch.setattr(units, "_span", lambda plan, unit: 2)
-    campaign = load_campaign([folder])
-    report = build(
-        compute_campaign(campaign),
-        campaign,
-        BuildOptions(),
-        tmp_path / "out",
-        ["roster"],
-        settings=BuildSettings(jobs=1),
-    )
-    assert not report.problems
-    texts = [p.extract_text() for p in PdfReader(tmp_path / "out" / "roster.pdf").pages]
-    total = len(texts)
-    assert total >= 2 and report.written[0].pages == total
-    for number, text in enumerate(texts, start=1):
-        assert f"Page {number} of {total}" in text
-    alone = [job for job in jobs_seen if job.html.count('class="pg') == 1]
-    assert len(alone) == total  # the first batch held them all; then one job a page

@@ -10,20 +10,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import scratchpress_process
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
 
 
 def run(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "generator", *args],
-        env=env,
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
+    return scratchpress_process(*args, cwd=cwd, env=env)
 
 
 @pytest.fixture
@@ -31,7 +24,7 @@ def server_env(tmp_path: Path) -> Iterator[dict[str, str]]:
     runtime = tmp_path / "run"
     runtime.mkdir()
     env = {**os.environ, "XDG_RUNTIME_DIR": str(runtime), "XDG_CACHE_HOME": str(tmp_path / "c")}
-    env.pop("SCRATCHPRESS_NO_SERVER", None)
+    env["SCRATCHPRESS_NO_SERVER"] = ""  # empty: the server is used
     started = run("server", "start", "--idle", "2", env=env, cwd=tmp_path)
     assert started.returncode == 0, started.stderr
     assert "server running (pid" in started.stdout
@@ -51,7 +44,9 @@ def test_commands_run_on_the_server_with_our_folder_and_exit_code(
         "characters:\n  - name: Odile Marsh\n    abilities: {stealth: 2, toughness: 3}\n"
     )
     warm = run("stats", "party.yaml", env=server_env, cwd=tmp_path)  # a relative path
-    alone = run("stats", "party.yaml", env={**server_env, "SCRATCHPRESS_NO_SERVER": "1"}, cwd=tmp_path)
+    alone = run(
+        "stats", "party.yaml", env={**server_env, "SCRATCHPRESS_NO_SERVER": "1"}, cwd=tmp_path
+    )
     assert warm.returncode == alone.returncode == 0
     assert warm.stdout == alone.stdout and "Odile Marsh" in warm.stdout
 
@@ -72,8 +67,14 @@ def test_a_build_through_the_server_writes_the_same_pdf(
     )
     warm = run("build", "campaign", "-o", "warm", "--only", "sheets", env=server_env, cwd=tmp_path)
     alone = run(
-        "build", "campaign", "-o", "alone", "--only", "sheets",
-        env={**server_env, "SCRATCHPRESS_NO_SERVER": "1"}, cwd=tmp_path,
+        "build",
+        "campaign",
+        "-o",
+        "alone",
+        "--only",
+        "sheets",
+        env={**server_env, "SCRATCHPRESS_NO_SERVER": "1"},
+        cwd=tmp_path,
     )
     assert warm.returncode == alone.returncode == 0, warm.stderr
     pdf = "sheet-odile-marsh.pdf"

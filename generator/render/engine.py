@@ -89,6 +89,26 @@ def font_config() -> FontConfiguration:
 PT_PER_PX = 0.75
 
 
+def warm_up() -> None:
+    """Render a line in every bundled face once. WeasyPrint's first document in a process
+    spends about 0.4 s loading and shaping the fonts; processes forked after this (render
+    workers, the warm server's commands) start with that done."""
+    from ..documents.base import BuildOptions, page_context
+    from ..resources import fonts_dir, templates_dir
+    from .templating import render_html
+
+    faces = "".join(
+        f'<p style="font-family: {family}; font-weight: {weight}; font-style: {style}">'
+        "Warm-up: d20 + 5 \u2212 2, \u201cfine\u201d.</p>"
+        for family in ("Charis SIL", "Lato", "Bebas Neue")
+        for weight in (400, 700)
+        for style in ("normal", "italic")
+    )
+    shell = render_html("base.html", {"title": "warm-up", "page": page_context(BuildOptions())})
+    html = shell.replace("</body>", faces + "</body>")
+    render_pdf(html, templates_dir(), [templates_dir(), fonts_dir()])
+
+
 _ATTACHMENT_HREF = re.compile(
     r"""<(?:link|a)\b[^>]*\brel=["']?[^"'>]*\battachment\b[^>]*>""", re.IGNORECASE
 )

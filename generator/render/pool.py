@@ -123,7 +123,12 @@ def run_jobs(
                 on_done(outcome)
             yield outcome
         return
-    from . import engine  # noqa: F401  import WeasyPrint once, before forking
+    from . import engine  # import WeasyPrint once, before forking
+
+    if len(jobs) > workers:
+        # More jobs than workers: each job forks a worker, and each would load the fonts
+        # again; loading them once here first saves that on every fork after it.
+        engine.warm_up()
 
     context = multiprocessing.get_context("fork")
     pending = list(jobs)

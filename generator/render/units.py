@@ -1,14 +1,16 @@
-"""Imposed documents (card decks): render only the units that changed, then place them.
+"""Imposed documents (card decks, the roster): render only the units that changed.
 
 A deck of 540 cards is 540 units plus a unit or two of sheet furniture (cut marks, the fold
-line). Each unit is cached on its own, keyed by its data and the digest of the templates
-that draw it; the units missing from the cache are rendered in a few batches (one page per
-unit, so a batch shares its font subsets), and the sheets are then put together by
-``impose_units`` from the cached pages. Editing one card renders one card.
+line); a roster is a unit per page. Each unit is cached on its own, keyed by its data and
+the digest of the templates that draw it. The units missing from the cache are rendered in
+a few batches (one document each, so a batch shares its font subsets; a roster's batches
+are runs of consecutive pages), and ``impose_units`` then puts the sheets together from
+the cached pages. Editing one card renders one card; editing one NPC renders its page.
 
 Cache layout (all entries signed, see render/cache.py):
 - a batch: an ordinary PDF entry under the hash of its units' keys;
-- a unit: a small record naming its batch and page, with the card's own layout lint.
+- a unit: a small record naming its batch, its first page there and how many pages it
+  took, with the card's own layout lint.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ class UnitPlan:
     shells: dict[str, str]  # group -> the template's HTML with no pages: CSS, palette...
     text: str  # every unit's data, for the missing-glyph lint
     records: dict[int, dict[str, Any]] = field(default_factory=dict)
+    # (template, themes, time limit, base folder, allowed roots): how batches are rendered
     render_args: tuple[Any, ...] = ()
     sources: dict[str, bytes] = field(default_factory=dict)  # batch key -> PDF
     batches: list[Batch] = field(default_factory=list)
