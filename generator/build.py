@@ -320,7 +320,10 @@ def build(
                 report.warnings.append(f"{document.filename}: {message}")
         report.lint += _lint(document, campaign, outcome)
         try:
-            write_atomic(path, outcome.pdf)
+            # A file that already holds exactly these bytes is left alone: no rewrite, no
+            # new modification time for a printer queue or a sync tool to react to.
+            if not manifest.holds(document.filename, outcome.pdf):
+                write_atomic(path, outcome.pdf)
         except OSError as err:
             report.problems.append(
                 Problem(f"cannot write: {err.strerror or err}", display_path(path))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -118,3 +119,15 @@ def test_a_corrupt_cache_entry_is_detected_and_rendered_again(
     assert len(rendered) == 1
     assert (out / rendered[0]).read_bytes().startswith(b"%PDF")
     assert not any(_build(campaign, out).values())
+
+
+def test_an_unchanged_output_is_not_rewritten(campaign: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _build(campaign, out)
+    sheet = out / "sheet-odile-marsh.pdf"
+    os.utime(sheet, ns=(1_000_000_000, 1_000_000_000))  # a time no rewrite could give it
+    _build(campaign, out)
+    assert sheet.stat().st_mtime_ns == 1_000_000_000
+    (campaign / "party.yaml").write_text(PARTY.replace("stealth: 2", "stealth: 3"))
+    _build(campaign, out)
+    assert sheet.stat().st_mtime_ns != 1_000_000_000

@@ -43,6 +43,10 @@ class Manifest:
         except OSError:
             return False
 
+    def holds(self, name: str, data: bytes) -> bool:
+        """Whether the file ``name`` is ours, unchanged, and already these very bytes."""
+        return self.files.get(name) == digest(data) and self.may_write(name)
+
     def record(self, name: str, data: bytes) -> None:
         self.files[name] = digest(data)
 
