@@ -131,3 +131,11 @@ def test_an_unchanged_output_is_not_rewritten(campaign: Path, tmp_path: Path) ->
     (campaign / "party.yaml").write_text(PARTY.replace("stealth: 2", "stealth: 3"))
     _build(campaign, out)
     assert sheet.stat().st_mtime_ns != 1_000_000_000
+
+
+def test_a_deleted_output_is_written_again_from_the_cache(campaign: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _build(campaign, out)
+    (out / "sheet-odile-marsh.pdf").unlink()
+    assert _build(campaign, out)["sheet-odile-marsh.pdf"] is False  # from the cache...
+    assert (out / "sheet-odile-marsh.pdf").read_bytes().startswith(b"%PDF")  # ...and written

@@ -45,7 +45,8 @@ class Manifest:
 
     def holds(self, name: str, data: bytes) -> bool:
         """Whether the file ``name`` is ours, unchanged, and already these very bytes."""
-        return self.files.get(name) == digest(data) and self.may_write(name)
+        target = self.folder / name
+        return target.is_file() and self.files.get(name) == digest(data) and self.may_write(name)
 
     def record(self, name: str, data: bytes) -> None:
         self.files[name] = digest(data)
