@@ -340,6 +340,8 @@ def build(
         if progress is not None:
             progress(written)
     manifest.save()
+    if render_cache.enabled:
+        render_cache.prune()
     return report
 
 

@@ -139,3 +139,20 @@ def test_a_deleted_output_is_written_again_from_the_cache(campaign: Path, tmp_pa
     (out / "sheet-odile-marsh.pdf").unlink()
     assert _build(campaign, out)["sheet-odile-marsh.pdf"] is False  # from the cache...
     assert (out / "sheet-odile-marsh.pdf").read_bytes().startswith(b"%PDF")  # ...and written
+
+
+def test_past_its_limit_the_cache_drops_what_the_build_did_not_use(
+    campaign: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "out"
+    _build(campaign, out)
+    first = {p.name for p in (out / CACHE_DIR).iterdir()}
+    (campaign / "party.yaml").write_text(PARTY.replace("stealth: 2", "stealth: 3"))
+    monkeypatch.setattr(cache_module, "CACHE_LIMIT_BYTES", 1)
+    rendered = _build(campaign, out)
+    assert rendered["sheet-odile-marsh.pdf"] is True
+    left = {p.name for p in (out / CACHE_DIR).iterdir()}
+    # Odile's old sheet and the old initiative cards are gone...
+    assert first - left
+    # ...and everything this build used is still there: the next build renders nothing.
+    assert not any(_build(campaign, out).values())

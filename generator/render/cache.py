@@ -29,6 +29,7 @@ from .confine import RefusedResource, check_local_file
 from .files import write_atomic
 
 CACHE_DIR = ".scratchpress-cache"
+CACHE_LIMIT_BYTES = 256 * 1024 * 1024  # past this, entries the last build did not use go
 _FILE_URL = re.compile(r"""file://[^\s"'()<>]+""")
 
 
@@ -104,6 +105,7 @@ class RenderCache:
         self.enabled = enabled
         self.hits = 0
         self.misses = 0
+        self.used: set[str] = set()  # keys this build read or wrote: never pruned
 
     def get(self, key: str) -> tuple[bytes, dict[str, Any]] | None:
         if not self.enabled:
@@ -124,6 +126,7 @@ class RenderCache:
             self.misses += 1  # corrupt, half-written or not ours: render again
             return None
         self.hits += 1
+        self.used.add(key)
         return pdf, meta
 
     def get_unit(self, key: str) -> dict[str, Any] | None:
@@ -139,11 +142,13 @@ class RenderCache:
         body = json.dumps(record, sort_keys=True)
         if not hmac.compare_digest(mac, _mac(key, hashlib.sha256(body.encode()).hexdigest())):
             return None
+        self.used.add(key)
         return dict(record)
 
     def put_unit(self, key: str, record: dict[str, Any]) -> None:
         if not self.enabled:
             return
+        self.used.add(key)
         body = json.dumps(record, sort_keys=True)
         signed = dict(record, mac=_mac(key, hashlib.sha256(body.encode()).hexdigest()))
         write_atomic(self.folder / f"{key}.unit.json", json.dumps(signed).encode("utf-8"))
@@ -151,7 +156,39 @@ class RenderCache:
     def put(self, key: str, pdf: bytes, meta: dict[str, Any]) -> None:
         if not self.enabled:
             return
+        self.used.add(key)
         sha = hashlib.sha256(pdf).hexdigest()
         record = dict(meta, sha256=sha, mac=_mac(key, sha))
         write_atomic(self.folder / f"{key}.pdf", pdf)
         write_atomic(self.folder / f"{key}.json", json.dumps(record).encode("utf-8"))
+
+    def prune(self, limit_bytes: int | None = None) -> int:
+        """Keep the cache under ``limit_bytes``: past it, remove the entries this build did
+        not use, oldest first. Every edit to a deck leaves its previous version behind
+        (1.5 MB for 540 cards), so a campaign worked on for months would grow without end.
+        Returns the number of entries removed."""
+        limit_bytes = CACHE_LIMIT_BYTES if limit_bytes is None else limit_bytes
+        try:
+            files = [p for p in self.folder.iterdir() if p.is_file()]
+        except OSError:
+            return 0
+        entries: dict[str, list[Path]] = {}
+        for path in files:
+            entries.setdefault(path.name.split(".", 1)[0], []).append(path)
+        sizes = {key: sum(p.stat().st_size for p in paths) for key, paths in entries.items()}
+        total = sum(sizes.values())
+        if total <= limit_bytes:
+            return 0
+        stale = sorted(
+            (key for key in entries if key not in self.used),
+            key=lambda key: max(p.stat().st_mtime for p in entries[key]),
+        )
+        removed = 0
+        for key in stale:
+            if total <= limit_bytes:
+                break
+            for path in entries[key]:
+                path.unlink(missing_ok=True)
+            total -= sizes[key]
+            removed += 1
+        return removed
