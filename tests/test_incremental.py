@@ -251,3 +251,27 @@ def test_no_cache_and_other_options_always_build(party: Path, tmp_path: Path) ->
     assert "up to date" not in forced.stdout and "1 rendered" in forced.stdout
     other = scratchpress(*sheets, "--paper", "a4", cwd=tmp_path, cache=tmp_path / "c")
     assert "up to date" not in other.stdout
+
+
+def test_a_theme_stylesheet_or_a_setting_renders_every_card_again(
+    tmp_path: Path, jobs_seen: list[Any]
+) -> None:
+    folder, out = tmp_path / "campaign", tmp_path / "out"
+    write_events(folder)
+    run_build(folder, out)
+
+    theme = folder / "theme" / "deck"
+    theme.mkdir(parents=True)
+    css = (templates_dir() / "deck" / "deck.css").read_text(encoding="utf-8")
+    (theme / "deck.css").write_text(css + "\n.card .story { letter-spacing: 0.01em; }\n")
+    jobs_seen.clear()
+    run_build(folder, out)
+    assert sum(job.html.count("data-card=") for job in jobs_seen) == 48
+
+    jobs_seen.clear()
+    run_build(folder, out)  # the theme is now in the cache too
+    assert jobs_seen == []
+
+    jobs_seen.clear()
+    run_build(folder, out, paper="a4")
+    assert sum(job.html.count("data-card=") for job in jobs_seen) == 48
