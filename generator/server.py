@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import array
 import contextlib
+import gc
 import hashlib
 import json
 import os
@@ -258,6 +259,10 @@ def _run_command(argv: list[str]) -> int:
 def serve(idle_minutes: float = IDLE_MINUTES, ready: Any = None) -> None:
     """Listen until idle for ``idle_minutes``. ``ready`` is called once listening."""
     _preload()
+    # Every command is a fork of this process; frozen objects are never walked by the
+    # garbage collector, so a command does not copy the loaded libraries page by page.
+    gc.collect()
+    gc.freeze()
     _private_dir()
     digest = code_digest()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)

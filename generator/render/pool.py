@@ -12,6 +12,7 @@ costs milliseconds, not the 0.35 s import.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import resource
@@ -130,6 +131,23 @@ def run_jobs(
         # again; loading them once here first saves that on every fork after it.
         engine.warm_up()
 
+    # Workers share the parent's memory copy-on-write, and a garbage collection in a worker
+    # would walk, and so copy, most of it. Objects frozen before forking are never walked;
+    # they thaw once the workers are done, so a long `--watch` session still collects them.
+    gc.freeze()
+    try:
+        yield from _run_forked(jobs, workers, timeout_s, memory_mb, on_done)
+    finally:
+        gc.unfreeze()
+
+
+def _run_forked(
+    jobs: list[Job],
+    workers: int,
+    timeout_s: float,
+    memory_mb: int,
+    on_done: Callable[[Outcome], None] | None,
+) -> Iterator[Outcome]:
     context = multiprocessing.get_context("fork")
     pending = list(jobs)
     running: dict[str, tuple[Any, Connection, float]] = {}
