@@ -1,16 +1,23 @@
-"""Ship the top-level templates/, fonts/ and examples/ inside the wheel.
+"""The two things pyproject.toml cannot say: the package list under its mapped name, and
+the top-level templates/, fonts/ and examples/ shipped inside the wheel.
 
-Our users asked for those folders at the top of the repository, where package-data cannot
-reach; this build step copies them to ``generator/_bundled/`` so `pip install .` works
-without a checkout. Editable installs read them in place (see generator/resources.py).
+The package's folder is ``generator/`` and its import name ``scratchpress`` (the top level
+of the repository was fixed by the people we build for); ``package-dir`` in pyproject.toml
+maps one to the other, and the subpackages are found here under their import names.
+
+Templates, fonts and the example campaign also sit at the top level, where package-data
+cannot reach: this build step copies them to ``scratchpress/_bundled/``, so a wheel works
+without a checkout. MANIFEST.in puts them in the sdist, so a wheel built from the sdist
+has them too. Editable installs read them in place (see generator/resources.py).
 """
 
 import shutil
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import find_packages, setup
 from setuptools.command.build_py import build_py
 
+HERE = Path(__file__).resolve().parent
 BUNDLED = ("templates", "fonts", "examples")
 
 
@@ -19,11 +26,19 @@ class BuildWithBundled(build_py):
         super().run()
         if self.editable_mode:
             return
-        here = Path(__file__).resolve().parent
-        target = Path(self.build_lib) / "generator" / "_bundled"
+        target = Path(self.build_lib) / "scratchpress" / "_bundled"
         for name in BUNDLED:
-            shutil.copytree(here / name, target / name, dirs_exist_ok=True,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            if not (HERE / name).is_dir():
+                raise SystemExit(f"setup.py: the {name}/ folder is missing; cannot build")
+            shutil.copytree(
+                HERE / name,
+                target / name,
+                dirs_exist_ok=True,
+                ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.py"),
+            )
 
 
-setup(cmdclass={"build_py": BuildWithBundled})
+setup(
+    packages=["scratchpress", *(f"scratchpress.{p}" for p in find_packages("generator"))],
+    cmdclass={"build_py": BuildWithBundled},
+)

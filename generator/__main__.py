@@ -1,5 +1,5 @@
-"""`python -m generator` runs the scratchpress command."""
+"""`python -m scratchpress` runs the scratchpress command."""
 
-from .launch import main
+from .cli import main
 
 main()

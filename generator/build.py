@@ -25,7 +25,7 @@ from .render.cache import RenderCache, cache_key
 from .render.files import clean_stale_temps, write_atomic
 from .render.lint import missing_glyphs
 from .render.manifest import Manifest
-from .render.pool import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, Job, Outcome, run_jobs
+from .render.pool import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, Job, Outcome, limits_note, run_jobs
 from .render.templating import TEMPLATE_MEMORY_MB, render_html, theme_dirs
 from .render.units import UnitPlan, assemble, batch_jobs, find_cached, plan_units, settle
 from .resources import fonts_dir, templates_dir
@@ -50,6 +50,7 @@ class BuildReport:
     problems: list[Problem] = field(default_factory=list)  # errors: the build partly failed
     warnings: list[str] = field(default_factory=list)
     lint: list[Problem] = field(default_factory=list)  # layout warnings (fatal with --strict)
+    notes: list[str] = field(default_factory=list)  # how the build ran, for the user
 
     @property
     def pages(self) -> int:
@@ -130,7 +131,7 @@ def _write_saddle(
 ) -> None:
     """The printer's copy: pages reordered 2-up for folding and stapling. The tagged
     reading copy stays as it is beside it."""
-    from .render.impose import impose_saddle
+    from .documents.booklet.imposition import impose_saddle
 
     name = f"{document.stem}-saddle.pdf"
     if not force and not manifest.may_write(name):
@@ -279,6 +280,9 @@ def build(
                 )
             )
 
+    note = limits_note(settings.workers) if jobs else None
+    if note is not None:
+        report.notes.append(note)
     rendered = run_jobs(jobs, settings.workers, settings.timeout_s, settings.memory_mb)
     batch_keys = {batch.key for plan in plans for batch in plan.batches}
     units_done: dict[str, Outcome] = {}

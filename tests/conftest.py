@@ -20,10 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import Result
-from typer.testing import CliRunner
-
-from generator.cli import app
+from scratchpress.cli.app import app
+from typer.testing import CliRunner, Result
 
 GOLDEN_FILE = Path("golden") / "examples.json"
 
@@ -137,7 +135,7 @@ def scratchpress_process(
     """Run ``scratchpress ARGS`` as its own process, through the real entry point (stamps
     and the warm server are only reached that way; CliRunner calls the CLI directly)."""
     return subprocess.run(
-        [sys.executable, "-m", "generator", *args],
+        [sys.executable, "-m", "scratchpress", *args],
         cwd=cwd,
         env={**os.environ, **(env or {})},
         capture_output=True,

@@ -1,7 +1,7 @@
 """Booklets: booklet.yaml + Markdown chapters -> a tagged PDF book; saddle-stitch imposition;
 the reference tables booklets can insert (RULES.md §11-§13), checked cell by cell.
 
-The example booklet is rendered once (tagged, as ``render_booklet_pdf`` does) and read back
+The example booklet is rendered once (tagged PDF/UA-1, as the build does) and read back
 with pypdf: contents page numbers against the pages chapters really start on, bookmarks,
 metadata, the structure tree. Small throwaway campaigns cover the errors and the hostile
 input.
@@ -19,24 +19,22 @@ import pytest
 from conftest import WriteCampaign, shared_location
 from pypdf import PdfReader
 from pypdf.generic import BooleanObject, DictionaryObject
-
-from generator.booklet import (
+from scratchpress.build import allowed_roots, build
+from scratchpress.definitions.campaign import load_campaign
+from scratchpress.documents import registry
+from scratchpress.documents.base import BuildOptions
+from scratchpress.documents.booklet import (
     booklet_problems,
     booklet_view,
+    documents,
     load_booklet,
-    render_booklet_pdf,
 )
-from generator.build import allowed_roots, build
-from generator.definitions.campaign import load_campaign
-from generator.documents import registry
-from generator.documents.base import BuildOptions
-from generator.documents.booklet import documents
-from generator.problems import InputError
-from generator.render.engine import Rendered
-from generator.render.impose import impose_saddle, padded_length, saddle_order
-from generator.render.templating import render_html
-from generator.resources import examples_dir, templates_dir
-from generator.rules.tables import (
+from scratchpress.documents.booklet.imposition import impose_saddle, padded_length, saddle_order
+from scratchpress.problems import InputError
+from scratchpress.render.engine import Rendered, render_pdf
+from scratchpress.render.templating import render_html
+from scratchpress.resources import examples_dir, templates_dir
+from scratchpress.rules.tables import (
     CARD_SUITS,
     D6_GRID,
     D6_TIMES_FOUR,
@@ -51,7 +49,7 @@ from generator.rules.tables import (
     random_damage_table,
     round_fraction,
 )
-from generator.statblocks import compute_campaign
+from scratchpress.statblocks import compute_campaign
 
 LETTER = (612.0, 792.0)
 A5 = (419.53, 595.28)
@@ -67,7 +65,10 @@ def _render(folder: Path, paper: str = "letter") -> tuple[Rendered, dict[str, An
     computed = compute_campaign(campaign)
     [document] = documents(computed, campaign, BuildOptions(paper=paper))  # type: ignore[arg-type]
     html = render_html(document.template, document.context)
-    return render_booklet_pdf(html, templates_dir(), allowed_roots(campaign)), document.context
+    rendered = render_pdf(
+        html, templates_dir(), allowed_roots(campaign), pdf_variant=document.pdf_variant
+    )
+    return rendered, document.context
 
 
 def _texts(pdf: bytes) -> list[str]:

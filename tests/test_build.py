@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
+from scratchpress.cli.app import app
+from scratchpress.resources import examples_dir, fonts_dir
 from typer.testing import CliRunner
-
-from generator.cli import app
-from generator.resources import examples_dir, fonts_dir
 
 runner = CliRunner()
 LETTER = (612.0, 792.0)

@@ -7,13 +7,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from generator.build import BuildSettings, build
-from generator.definitions.campaign import load_campaign
-from generator.documents.base import BuildOptions
-from generator.render import cache as cache_module
-from generator.render.cache import CACHE_DIR
-from generator.statblocks import compute_campaign
+from scratchpress.build import BuildSettings, build
+from scratchpress.definitions.campaign import load_campaign
+from scratchpress.documents.base import BuildOptions
+from scratchpress.render import cache as cache_module
+from scratchpress.render.cache import CACHE_DIR
+from scratchpress.statblocks import compute_campaign
 
 PARTY = """\
 characters:

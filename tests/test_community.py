@@ -1,6 +1,6 @@
 """Community sheets (Resilience) and career checks.
 
-The sheets are built through ``generator.build.build`` with the "community" kind added to
+The sheets are built through ``scratchpress.build.build`` with the "community" kind added to
 the registry for the test (the shared registry lists it once it is wired in), then read
 back with pypdf: pages, paper, and the numbers the rules give for the book's worked example.
 """
@@ -13,21 +13,20 @@ from pathlib import Path
 import pytest
 from conftest import WriteCampaign
 from pypdf import PdfReader
-
-from generator.build import BuildReport, build
-from generator.careers import career_problems
-from generator.content.loader import resilience_content
-from generator.definitions.campaign import load_campaign
-from generator.documents import registry
-from generator.documents.base import BuildOptions
-from generator.documents.community import (
+from scratchpress.build import BuildReport, build
+from scratchpress.content.careers import career_problems
+from scratchpress.content.loader import resilience_content
+from scratchpress.definitions.campaign import load_campaign
+from scratchpress.documents import registry
+from scratchpress.documents.base import BuildOptions
+from scratchpress.documents.community import (
     current_defenses,
     defends_against,
     project_ledger,
 )
-from generator.problems import Problem
-from generator.rules.community import DEFENSES, plan_project
-from generator.statblocks import compute_campaign
+from scratchpress.problems import Problem
+from scratchpress.rules.community import DEFENSES, plan_project
+from scratchpress.statblocks import compute_campaign
 
 LETTER = (612.0, 792.0)
 A4 = (595.0, 842.0)
@@ -235,7 +234,7 @@ def test_illegal_logged_project_is_flagged_on_the_worksheet(
 
 
 def test_example_campaign_sheet(tmp_path: Path, community_kind: None) -> None:
-    from generator.resources import examples_dir
+    from scratchpress.resources import examples_dir
 
     report = _build(examples_dir(), tmp_path)
     (written,) = report.written

@@ -19,19 +19,18 @@ from typing import Any
 import pytest
 from conftest import Cli, WriteCampaign
 from pypdf import PdfReader
-
-from generator.content.loader import merged_entries, resilience_content
-from generator.definitions.campaign import Campaign, load_campaign
-from generator.definitions.resilience_models import THREAT_DEFENSE
-from generator.documents.base import PAPER_MM, BuildOptions, Document
-from generator.documents.calibrate import (
+from scratchpress.content.loader import merged_entries, resilience_content
+from scratchpress.definitions.campaign import Campaign, load_campaign
+from scratchpress.definitions.resilience_models import THREAT_DEFENSE
+from scratchpress.documents.base import PAPER_MM, BuildOptions, Document
+from scratchpress.documents.calibrate import (
     BACK_PITCH_MM,
     FRONT_PITCH_MM,
     CalibrationOptions,
     calibration_document,
     write_calibration,
 )
-from generator.documents.cardsheet import (
+from scratchpress.documents.cardsheet import (
     BLEED_MM,
     MARK_PT,
     SAFE_MM,
@@ -41,7 +40,7 @@ from generator.documents.cardsheet import (
     fold_sheet,
     grid,
 )
-from generator.documents.deck import (
+from scratchpress.documents.deck import (
     DeckOptions,
     career_documents,
     deck_document,
@@ -49,11 +48,11 @@ from generator.documents.deck import (
     keep_numbers,
     layout_problems,
 )
-from generator.problems import InputError
-from generator.render.engine import Rendered, render_pdf
-from generator.render.templating import render_html
-from generator.resources import examples_dir, fonts_dir, templates_dir
-from generator.statblocks import compute_campaign
+from scratchpress.problems import InputError
+from scratchpress.render.engine import Rendered, render_pdf
+from scratchpress.render.templating import render_html
+from scratchpress.resources import examples_dir, fonts_dir, templates_dir
+from scratchpress.statblocks import compute_campaign
 
 LETTER = (612.0, 792.0)
 A4 = (595.0, 842.0)

@@ -12,18 +12,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import Result
-
-from generator.definitions.campaign import load_campaign
-from generator.definitions.models import (
+from scratchpress.definitions.campaign import load_campaign
+from scratchpress.definitions.models import (
     ENTRY_MODELS,
     CharacterDef,
     CrewDef,
     MinionDef,
     Settings,
 )
-from generator.definitions.yamlsafe import MAX_NODES
-from generator.rules.abilities import VEHICLE_MOVEMENT
+from scratchpress.definitions.yamlsafe import MAX_NODES
+from scratchpress.rules.abilities import VEHICLE_MOVEMENT
+from typer.testing import Result
 
 FILE = "campaign/c.yaml"
 

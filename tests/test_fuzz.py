@@ -26,20 +26,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import Result
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 from ruamel.yaml import YAML
-from typer.testing import CliRunner
-
-from generator.cli import app
-from generator.definitions.yamlsafe import load_yaml
-from generator.problems import InputError
-from generator.render import engine
-from generator.render.images import ImageProblem, portrait_data_url
-from generator.resources import examples_dir
-from generator.rules.abilities import CHARACTER_ABILITIES, VEHICLE_ABILITIES
+from scratchpress.cli.app import app
+from scratchpress.definitions.yamlsafe import load_yaml
+from scratchpress.problems import InputError
+from scratchpress.render import engine
+from scratchpress.render.images import ImageProblem, portrait_data_url
+from scratchpress.resources import examples_dir
+from scratchpress.rules.abilities import CHARACTER_ABILITIES, VEHICLE_ABILITIES
+from typer.testing import CliRunner, Result
 
 runner = CliRunner()
 

@@ -34,35 +34,30 @@ from typing import Any
 
 import pikepdf
 import pytest
-from click.testing import Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 from pypdf import PdfReader
-from typer.testing import CliRunner
+from scratchpress.build import BuildSettings, build
+from scratchpress.cli.app import app
+from scratchpress.definitions.campaign import load_campaign
+from scratchpress.definitions.yamlsafe import load_yaml
+from scratchpress.documents.base import BuildOptions
+from scratchpress.problems import InputError
+from scratchpress.render import files as files_module
+from scratchpress.render.engine import render_pdf
+from scratchpress.render.fetcher import ConfinedFetcher, RefusedResource
+from scratchpress.render.files import TEMP_PREFIX, clean_stale_temps, write_atomic
+from scratchpress.render.images import ImageProblem, portrait_data_url
+from scratchpress.render.manifest import MANIFEST
+from scratchpress.render.names import MAX_STEM, slug, unique_stems
+from scratchpress.resources import examples_dir, templates_dir
+from scratchpress.statblocks import compute_campaign
+from typer.testing import CliRunner, Result
 
-from generator.build import BuildSettings, build
-from generator.cli import app
-from generator.definitions.campaign import load_campaign
-from generator.definitions.yamlsafe import load_yaml
-from generator.documents.base import BuildOptions
-from generator.problems import InputError
-from generator.render import files as files_module
-from generator.render.engine import render_pdf
-from generator.render.fetcher import ConfinedFetcher, RefusedResource
-from generator.render.files import TEMP_PREFIX, clean_stale_temps, write_atomic
-from generator.render.images import ImageProblem, portrait_data_url
-from generator.render.manifest import MANIFEST
-from generator.render.names import MAX_STEM, slug, unique_stems
-from generator.resources import examples_dir, templates_dir
-from generator.statblocks import compute_campaign
-
+# Subprocesses run the installed scratchpress, as a user's shell would.
+CHILD_ENV = dict(os.environ)
 REPO = Path(__file__).resolve().parents[1]
-# Subprocesses import this checkout's generator, whatever the editable install points at.
-CHILD_ENV = {
-    **os.environ,
-    "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
-}
 runner = CliRunner()
 
 MARKER = f"SCRATCHPRESS-SECRET-{uuid.uuid4().hex}"  # stands for a file we must never read
@@ -812,7 +807,7 @@ def test_numbers_python_cannot_read_are_no_crash(tmp_path: Path, value: str, cod
 def test_many_values_are_refused_while_composing(monkeypatch: pytest.MonkeyPatch) -> None:
     """The node limit applies while the document is read, not after: a 5 MB file of a
     million tiny values took minutes before."""
-    from generator.definitions import yamlsafe
+    from scratchpress.definitions import yamlsafe
 
     monkeypatch.setattr(yamlsafe, "MAX_NODES", 1000)
     started = time.perf_counter()
@@ -949,10 +944,10 @@ def test_a_runaway_jinja_loop_is_stopped_by_the_time_limit(tmp_path: Path) -> No
 JINJA_UNDER_ULIMIT = """
 import resource, sys
 from pathlib import Path
-from generator.build import BuildSettings, build
-from generator.definitions.campaign import load_campaign
-from generator.documents.base import BuildOptions
-from generator.statblocks import compute_campaign
+from scratchpress.build import BuildSettings, build
+from scratchpress.definitions.campaign import load_campaign
+from scratchpress.documents.base import BuildOptions
+from scratchpress.statblocks import compute_campaign
 
 with open("/proc/self/statm") as handle:
     vsz = int(handle.read().split()[0]) * resource.getpagesize()
@@ -1016,7 +1011,7 @@ def _runaway_campaign(folder: Path, names: list[str]) -> Path:
 
 
 def test_runaway_documents_are_stopped_and_the_rest_comes_out(tmp_path: Path) -> None:
-    from generator.render import engine  # noqa: F401  (WeasyPrint loaded before measuring)
+    from scratchpress.render import engine  # noqa: F401  (WeasyPrint loaded before measuring)
 
     names = ["Fine", "Slow", "Hog", "Nest", "Giant", "Page"]
     folder = _runaway_campaign(tmp_path / "campaign", names)
@@ -1075,9 +1070,9 @@ def test_a_runaway_build_exits_1_partly_failed(tmp_path: Path) -> None:
 
 POOL_UNDER_ULIMIT = """
 import resource
-from generator.render import engine
-from generator.render.pool import Job, run_jobs
-from generator.resources import templates_dir
+from scratchpress.render import engine
+from scratchpress.render.pool import Job, run_jobs
+from scratchpress.resources import templates_dir
 
 with open("/proc/self/statm") as handle:
     vsz = int(handle.read().split()[0]) * resource.getpagesize()
@@ -1118,7 +1113,7 @@ def test_an_absurd_level_is_a_clear_error_not_a_memory_bomb(tmp_path: Path, abil
         [
             sys.executable,
             "-m",
-            "generator.cli",
+            "scratchpress",
             "build",
             str(folder),
             "-o",
@@ -1384,7 +1379,7 @@ def test_stale_temps_are_cleaned_on_the_next_run(tmp_path: Path) -> None:
 KILLED_WRITER = """
 import os, sys, time
 from pathlib import Path
-from generator.render import files
+from scratchpress.render import files
 
 def stall(fd):
     print("writing", flush=True)
@@ -1460,7 +1455,7 @@ def test_builds_are_byte_identical_across_processes_times_and_folders(tmp_path: 
                 [
                     sys.executable,
                     "-m",
-                    "generator.cli",
+                    "scratchpress",
                     "build",
                     *args,
                     "--no-cache",

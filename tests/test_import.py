@@ -1,4 +1,4 @@
-"""Tests for generator.definitions.importer: book-format stat blocks to YAML definitions.
+"""Tests for scratchpress.definitions.importer: book-format stat blocks to YAML definitions.
 
 The seed texts and the golden examples live in the shared reference folder, which is read at
 run time and never copied here. The small fixtures below are invented for these tests.
@@ -18,8 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
-
-from generator.definitions.importer import Definition, dump_definitions, parse_stat_blocks
+from scratchpress.definitions.importer import Definition, dump_definitions, parse_stat_blocks
 
 COMPLETE_SYSTEM = "scratch-complete-system.txt"
 RESILIENCE = "resilience.txt"

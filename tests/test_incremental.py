@@ -18,17 +18,16 @@ import pytest
 from conftest import scratchpress_process
 from PIL import ImageChops
 from pypdf import PdfReader
-
-from generator import build as build_module
-from generator.build import BuildSettings, build
-from generator.definitions.campaign import load_campaign
-from generator.documents.base import BuildOptions
-from generator.documents.deck import event_documents
-from generator.render.cache import CACHE_DIR
-from generator.render.engine import render_pdf
-from generator.render.templating import render_html
-from generator.resources import fonts_dir, templates_dir
-from generator.statblocks import compute_campaign
+from scratchpress import build as build_module
+from scratchpress.build import BuildSettings, build
+from scratchpress.definitions.campaign import load_campaign
+from scratchpress.documents.base import BuildOptions
+from scratchpress.documents.deck import event_documents
+from scratchpress.render.cache import CACHE_DIR
+from scratchpress.render.engine import render_pdf
+from scratchpress.render.templating import render_html
+from scratchpress.resources import fonts_dir, templates_dir
+from scratchpress.statblocks import compute_campaign
 
 
 def event(number: int, title: str | None = None) -> str:

@@ -14,12 +14,11 @@ from typing import Any
 
 import pytest
 from pypdf import PdfReader
-
-from generator.build import BuildReport, build
-from generator.definitions.campaign import Campaign, load_campaign
-from generator.documents import initiative
-from generator.documents.base import PAPER_MM, BuildOptions
-from generator.documents.initiative import (
+from scratchpress.build import BuildReport, build
+from scratchpress.definitions.campaign import Campaign, load_campaign
+from scratchpress.documents import initiative
+from scratchpress.documents.base import PAPER_MM, BuildOptions
+from scratchpress.documents.initiative import (
     METRICS,
     SAFE_MM,
     Rect,
@@ -30,9 +29,9 @@ from generator.documents.initiative import (
     guide_lines,
     plan_grid,
 )
-from generator.resources import examples_dir
-from generator.rules.character import CharacterStats
-from generator.statblocks import Computed, compute_campaign
+from scratchpress.resources import examples_dir
+from scratchpress.rules.character import CharacterStats
+from scratchpress.statblocks import Computed, compute_campaign
 
 LETTER_PT = (612.0, 792.0)
 A4_PT = (595.28, 841.89)

@@ -6,12 +6,11 @@ import re
 import shutil
 from pathlib import Path
 
+from scratchpress.cli.app import app
+from scratchpress.render.engine import render_pdf
+from scratchpress.render.lint import frame_overflows, missing_glyphs
+from scratchpress.resources import templates_dir
 from typer.testing import CliRunner
-
-from generator.cli import app
-from generator.render.engine import render_pdf
-from generator.render.lint import frame_overflows, missing_glyphs
-from generator.resources import templates_dir
 
 runner = CliRunner()
 ANN = "characters:\n  - name: {name}\n    abilities: {{shooting: 2, toughness: 3}}\n"
@@ -88,13 +87,13 @@ def test_an_overflowing_sheet_panel_is_reported_with_strict(tmp_path: Path) -> N
 def test_the_fast_path_characters_are_all_drawn_by_a_bundled_font() -> None:
     # missing_glyphs trusts COMMON without reading the fonts; a font swap must not make
     # that trust a lie.
-    from generator.render.lint import COMMON, bundled_codepoints
+    from scratchpress.render.lint import COMMON, bundled_codepoints
 
     undrawn = [c for c in COMMON if not c.isspace() and ord(c) not in bundled_codepoints()]
     assert undrawn == []
 
 
 def test_a_rare_character_among_common_text_is_still_found() -> None:
-    from generator.render.lint import missing_glyphs
+    from scratchpress.render.lint import missing_glyphs
 
     assert missing_glyphs("<p>Plain text, café — “quoted” … and a snowman ☃.</p>") == ["☃"]

@@ -1,6 +1,6 @@
 """`scratchpress resilience project` and `draw`, run in-process.
 
-The sub-app is invoked directly; once `generator.cli.app` mounts it as "resilience", the
+The sub-app is invoked directly; once `scratchpress.cli.app` mounts it as "resilience", the
 same commands are also checked through the main app.
 """
 
@@ -11,15 +11,14 @@ import os
 from pathlib import Path
 
 import pytest
-from click.testing import Result
 from conftest import WriteCampaign
 from pypdf import PdfReader
-from typer.testing import CliRunner
-
-from generator.cli import app as main_app
-from generator.content.loader import resilience_content
-from generator.definitions.resilience_models import event_word_counts
-from generator.resilience_cli import _write_year_sheets, draw_events, resilience_app, seed_value
+from scratchpress.cli.app import app as main_app
+from scratchpress.cli.resilience import _write_year_sheets, resilience_app
+from scratchpress.content.loader import resilience_content
+from scratchpress.definitions.resilience_models import event_word_counts
+from scratchpress.rules.year import draw_events, seed_value
+from typer.testing import CliRunner, Result
 
 runner = CliRunner()
 LETTER = (612.0, 792.0)
@@ -300,7 +299,7 @@ def test_draw_output_to_a_folder_is_an_error(tmp_path: Path) -> None:
 def test_mounted_on_the_main_app() -> None:
     names = {group.name for group in main_app.registered_groups}
     if "resilience" not in names:
-        pytest.skip("generator.cli.app does not mount the resilience sub-app yet")
+        pytest.skip("scratchpress.cli.app does not mount the resilience sub-app yet")
     result = runner.invoke(
         main_app, ["resilience", "project", "-p", "4", "-d", "equity=4", "--json"]
     )

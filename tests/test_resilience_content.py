@@ -10,8 +10,7 @@ from typing import Any, TypeVar
 import pytest
 from pydantic import BaseModel, ValidationError
 from ruamel.yaml import YAML
-
-from generator.definitions.resilience_models import (
+from scratchpress.definitions.resilience_models import (
     DEFENSES,
     THREAT_DEFENSE,
     THREATS,

@@ -20,19 +20,15 @@ from typing import Any
 import pytest
 import typer
 from pypdf import PdfReader
-from typer.testing import CliRunner
-
-from generator.build import BuildReport, allowed_roots, build
-from generator.cli import app as main_app
-from generator.content.loader import resilience_content
-from generator.definitions.campaign import load_campaign
-from generator.documents import registry
-from generator.documents import roster as roster_doc
-from generator.documents.base import BuildOptions
-from generator.render.engine import render_pdf
-from generator.render.templating import render_html
-from generator.resources import examples_dir, templates_dir
-from generator.roster import (
+from scratchpress.build import BuildReport, allowed_roots, build
+from scratchpress.cli.app import app as main_app
+from scratchpress.cli.roster import roster_app
+from scratchpress.content.loader import resilience_content
+from scratchpress.definitions.campaign import load_campaign
+from scratchpress.documents import registry
+from scratchpress.documents import roster as roster_doc
+from scratchpress.documents.base import BuildOptions
+from scratchpress.npcs import (
     Bands,
     NameLists,
     Npc,
@@ -45,8 +41,11 @@ from generator.roster import (
     roster_yaml,
     seed_value,
 )
-from generator.roster_cli import roster_app
-from generator.statblocks import Computed, compute_campaign
+from scratchpress.render.engine import render_pdf
+from scratchpress.render.templating import render_html
+from scratchpress.resources import examples_dir, templates_dir
+from scratchpress.statblocks import Computed, compute_campaign
+from typer.testing import CliRunner
 
 REPO = Path(__file__).resolve().parents[1]
 ARCHETYPES = sorted(archetype_book().archetypes)
@@ -82,7 +81,7 @@ def _summary(output: str) -> tuple[int, int]:
 
 
 def _generate_in_subprocess(out: Path, *args: str, hashseed: str) -> bytes:
-    code = "import sys; from generator.roster_cli import roster_app; roster_app(sys.argv[1:])"
+    code = "import sys; from scratchpress.cli.roster import roster_app; roster_app(sys.argv[1:])"
     env = {**os.environ, "PYTHONHASHSEED": hashseed}
     subprocess.run(
         [sys.executable, "-c", code, "generate", *args, "-o", str(out)],
@@ -223,7 +222,7 @@ def test_names_are_unique_and_numbered_when_the_lists_run_out(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     tiny = NameLists(given=["Ada", "Bo"], family=["Reed"], bands=Bands(first=["X"], second=["Y"]))
-    monkeypatch.setattr("generator.roster.name_lists", lambda: tiny)
+    monkeypatch.setattr("scratchpress.npcs.name_lists", lambda: tiny)
     npcs = generate(plan(RosterSpec(count=6, seed=1, name_prefix="Sgt.")))
     names = [n.name for n in npcs]
     assert len(set(names)) == 6
@@ -231,7 +230,7 @@ def test_names_are_unique_and_numbered_when_the_lists_run_out(
 
 
 def test_names_lists_are_long_enough() -> None:
-    from generator.roster import name_lists
+    from scratchpress.npcs import name_lists
 
     lists = name_lists()
     assert len(set(lists.given)) >= 150

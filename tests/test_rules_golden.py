@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from generator.rules import (
+from scratchpress.rules import (
     AbilityLine,
     Budget,
     CharacterStats,
@@ -29,8 +28,8 @@ from generator.rules import (
     compute_vehicle,
     get_ruleset,
 )
-from generator.rules.abilities import OLDER_NAMES, VEHICLE_MOVEMENT
-from generator.rules.minions import MinionGroup, minion_problems
+from scratchpress.rules.abilities import OLDER_NAMES, VEHICLE_MOVEMENT
+from scratchpress.rules.minions import MinionGroup, minion_problems
 
 # (example id, printed field) -> the misprinted value the book shows (RULES.md §3.3, §3.5).
 MISPRINTS: dict[tuple[str, str], int] = {

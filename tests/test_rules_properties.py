@@ -7,15 +7,14 @@ from fractions import Fraction
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from generator.rules import (
+from scratchpress.rules import (
     CHARACTER_ABILITIES,
     AbilityLine,
     carrying_capacity,
     compute_character,
     get_ruleset,
 )
-from generator.rules.rulesets import (
+from scratchpress.rules.rulesets import (
     agility_a1,
     defense_d1,
     intelligence_i1,

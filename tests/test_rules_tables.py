@@ -6,8 +6,7 @@ RULES.md §3.1 health, §5 actions, §7 minions, §8 grid, §9 vehicles, §10 ca
 from __future__ import annotations
 
 import pytest
-
-from generator.rules import (
+from scratchpress.rules import (
     AbilityLine,
     Crew,
     carry_table,
@@ -17,12 +16,12 @@ from generator.rules import (
     get_ruleset,
     plan_project,
 )
-from generator.rules.actions import Action, character_actions
-from generator.rules.community import project_size
-from generator.rules.grid import GridMove, grid_movement
-from generator.rules.health import health_bands
-from generator.rules.minions import MinionGroup, minion_problems
-from generator.rules.vehicles import RAM_DAMAGE, WEAPON_DAMAGE, ram_self_damage
+from scratchpress.rules.actions import Action, character_actions
+from scratchpress.rules.community import project_size
+from scratchpress.rules.grid import GridMove, grid_movement
+from scratchpress.rules.health import health_bands
+from scratchpress.rules.minions import MinionGroup, minion_problems
+from scratchpress.rules.vehicles import RAM_DAMAGE, WEAPON_DAMAGE, ram_self_damage
 
 
 def stats(levels: dict[str, int], ruleset: str = "current"):  # type: ignore[no-untyped-def]

@@ -1,7 +1,7 @@
 """Character sheets: pages, paper, the numbers they print, minion backs, crowded fronts.
 
 Rendering is the slow part (about a second a sheet), so each fixture builds a handful of
-chosen characters once per module, through `generator.build.build` as the CLI does.
+chosen characters once per module, through `scratchpress.build.build` as the CLI does.
 """
 
 from __future__ import annotations
@@ -13,16 +13,15 @@ from typing import Any
 
 import pytest
 from pypdf import PdfReader
-
-from generator.build import BuildReport, build
-from generator.definitions.campaign import Campaign, load_campaign
-from generator.documents import sheet
-from generator.documents.base import BuildOptions
-from generator.documents.common import carry_cells, signed
-from generator.render.images import ImageProblem
-from generator.resources import examples_dir
-from generator.rules import CharacterStats
-from generator.statblocks import Computed, compute_campaign
+from scratchpress.build import BuildReport, build
+from scratchpress.definitions.campaign import Campaign, load_campaign
+from scratchpress.documents import sheet
+from scratchpress.documents.base import BuildOptions
+from scratchpress.documents.common import carry_cells, signed
+from scratchpress.render.images import ImageProblem
+from scratchpress.resources import examples_dir
+from scratchpress.rules import CharacterStats
+from scratchpress.statblocks import Computed, compute_campaign
 
 LETTER = (612.0, 792.0)
 A4 = (595.0, 842.0)

@@ -13,13 +13,12 @@ import re
 from pathlib import Path
 
 import pytest
-
-from generator.build import collect_documents
-from generator.definitions.campaign import load_campaign
-from generator.documents.base import BuildOptions
-from generator.render.templating import render_html
-from generator.resources import fonts_dir
-from generator.statblocks import compute_campaign
+from scratchpress.build import collect_documents
+from scratchpress.definitions.campaign import load_campaign
+from scratchpress.documents.base import BuildOptions
+from scratchpress.render.templating import render_html
+from scratchpress.resources import fonts_dir
+from scratchpress.statblocks import compute_campaign
 
 HERE = Path(__file__).parent
 CAMPAIGN = HERE / "fixtures" / "snapshot-campaign"

@@ -13,14 +13,13 @@ from typing import Any
 
 import pytest
 from pypdf import PdfReader
-
-from generator.build import BuildReport, build
-from generator.definitions.campaign import Campaign, load_campaign
-from generator.documents.base import BuildOptions
-from generator.documents.vehicle import vehicle_view
-from generator.resources import examples_dir
-from generator.rules.vehicles import VehicleStats
-from generator.statblocks import Computed, compute_campaign
+from scratchpress.build import BuildReport, build
+from scratchpress.definitions.campaign import Campaign, load_campaign
+from scratchpress.documents.base import BuildOptions
+from scratchpress.documents.vehicle import vehicle_view
+from scratchpress.resources import examples_dir
+from scratchpress.rules.vehicles import VehicleStats
+from scratchpress.statblocks import Computed, compute_campaign
 
 PAGE_PT = {"letter": (612.0, 792.0), "a4": (595.3, 841.9)}
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..definitions.campaign import Campaign
 from ..definitions.models import CommunityDef, HistoryYear, ProjectLog, level_and_note
@@ -93,6 +93,9 @@ YEAR_STEPS = (
     ("Projects", "players take turns; once one starts a project, everyone does"),
     ("Evaluation", "the GM awards 2 bonus levels (or 1 + 1), or 1 if it went badly"),
 )
+
+if TYPE_CHECKING:
+    from ..render.engine import Rendered
 
 
 def defends_against(defense: str) -> list[str]:
@@ -567,3 +570,31 @@ def year_sheets_context(
             for index, (year, event) in enumerate(numbered)
         ],
     }
+
+
+MAX_FIT_TRIES = 8
+
+
+def render_year_sheets(
+    numbered: list[tuple[int, Event]],
+    community: CommunityDef | None,
+    now: dict[str, int] | None,
+    campaign: Campaign | None,
+    options: BuildOptions,
+) -> Rendered:
+    """The GM's year sheets as one PDF, one page per drawn event."""
+    from ..render.engine import render_pdf
+    from ..render.templating import render_html
+    from ..resources import fonts_dir, templates_dir
+
+    roots = [templates_dir(), fonts_dir()]
+    if campaign is not None and campaign.root is not None:
+        roots.insert(0, campaign.root.resolve())
+    # The ruled lines per page are estimated from the text; should a page still run over,
+    # take a line off every page and render again (one event must stay one page).
+    for fewer in range(MAX_FIT_TRIES):
+        context = year_sheets_context(numbered, community, now, options, fewer)
+        rendered = render_pdf(render_html(YEAR_TEMPLATE, context), templates_dir(), roots)
+        if rendered.pages <= len(numbered):
+            break
+    return rendered

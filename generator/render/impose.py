@@ -1,16 +1,8 @@
 """Imposition with pikepdf: rendered pages placed onto sheets without laying them out again.
 
-Two uses. Card decks: every card is rendered once, on its own card-sized page, and placed
-onto the sheets (``impose_units``), so a rebuild after editing one card renders one card.
-Booklets: saddle-stitch imposition, a booklet's pages two to a landscape sheet, ready to fold.
-
-Print the result on both sides, flipping on the short edge, stack the sheets in order,
-fold them in half together and staple on the fold. Page N lands beside page 1 on the outside
-of the first sheet, page 2 beside page N-1 on its back, and so on inwards.
-
-The sheet is as wide as two pages: A5 pages print on A4, half-letter pages on Letter (A4
-and Letter pages would need A3 or tabloid sheets). Imposed sheets are for the printer only,
-so the pages' tags and bookmarks are not carried over.
+Card decks and the roster: every card (or page) is rendered once, on its own page, and
+placed onto the sheets (``impose_units``), so a rebuild after editing one card renders one
+card. A booklet's saddle-stitch copy is imposed in ``documents/booklet/imposition.py``.
 """
 
 from __future__ import annotations
@@ -23,63 +15,6 @@ import pikepdf
 from ..documents.base import Placement
 
 POINTS_PER_MM = 72 / 25.4
-
-# One side of a sheet: the page numbers (1-based) on its left and right half. Numbers past
-# the document's last page are the blank pages that pad it to a multiple of four.
-Side = tuple[int, int]
-
-
-def padded_length(pages: int) -> int:
-    """Pages rounded up to a multiple of four: every sheet holds four pages."""
-    if pages < 1:
-        raise ValueError("a booklet needs at least one page")
-    return -(-pages // 4) * 4
-
-
-def saddle_order(pages: int) -> list[Side]:
-    """Front and back of every sheet, outermost sheet first.
-
-    For 10 pages (padded to 12): sheet 1 front [12, 1], back [2, 11]; sheet 2 front
-    [10, 3], back [4, 9]; sheet 3 front [8, 5], back [6, 7]. 11 and 12 print blank.
-    """
-    total = padded_length(pages)
-    sides: list[Side] = []
-    for sheet in range(total // 4):
-        low, high = 2 * sheet + 1, total - 2 * sheet
-        sides.append((high, low))  # front: the later page outside on the left
-        sides.append((low + 1, high - 1))  # back
-    return sides
-
-
-def impose_saddle(pdf_bytes: bytes) -> bytes:
-    """Every pair of pages placed side by side on a sheet twice as wide, in saddle order.
-
-    The pages keep their size (no scaling): type set for a 9.5 pt body stays 9.5 pt.
-    """
-    with pikepdf.open(io.BytesIO(pdf_bytes)) as source, pikepdf.new() as out:
-        count = len(source.pages)
-        if count == 0:
-            raise ValueError("the PDF has no pages to impose")
-        box = source.pages[0].mediabox
-        width = float(box[2]) - float(box[0])
-        height = float(box[3]) - float(box[1])
-        # Each source page becomes a form XObject once, however many sheets use it.
-        forms: dict[int, pikepdf.Object] = {}
-
-        def form(number: int) -> pikepdf.Object:
-            if number not in forms:
-                copied = out.copy_foreign(source.pages[number - 1].as_form_xobject())
-                forms[number] = copied
-            return forms[number]
-
-        for left, right in saddle_order(count):
-            sheet = out.add_blank_page(page_size=(2 * width, height))
-            for number, x in ((left, 0.0), (right, width)):
-                if number <= count:  # later numbers are the padding: left blank
-                    sheet.add_overlay(form(number), pikepdf.Rectangle(x, 0, x + width, height))
-        buffer = io.BytesIO()
-        out.save(buffer, deterministic_id=True)
-        return buffer.getvalue()
 
 
 def _form_xobject(pdf: pikepdf.Pdf, page: pikepdf.Page) -> pikepdf.Object:
@@ -175,4 +110,4 @@ def impose_units(
             pdf.close()
 
 
-__all__ = ["impose_saddle", "impose_units", "padded_length", "saddle_order"]
+__all__ = ["impose_units"]

@@ -7,15 +7,16 @@ nests thousands of elements or asks for a giant page is killed at its time limit
 its memory limit, and the rest of the build still comes out.
 
 Workers are forked from a parent that has already imported WeasyPrint, so starting one
-costs milliseconds, not the 0.35 s import.
+costs milliseconds, not the 0.35 s import. Where a platform cannot fork (Windows), workers
+are spawned instead: slower to start, the same results. Where it has no ``resource``
+module, workers run without the memory limit; :func:`limits_note` says so in one line.
+Neither is imported at module level, so this module imports everywhere.
 """
 
 from __future__ import annotations
 
 import gc
 import multiprocessing
-import os
-import resource
 import time
 import traceback
 from collections.abc import Callable, Iterator
@@ -81,14 +82,46 @@ def render_job(job: Job) -> Outcome:
     return outcome
 
 
+def _has_resource_limits() -> bool:
+    try:
+        import resource  # noqa: F401  (POSIX only)
+    except ImportError:
+        return False
+    return True
+
+
+def _can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def limits_note(workers: int) -> str | None:
+    """One line for the user when this platform renders without a limit, else None."""
+    if workers <= 1:
+        return None  # --jobs 1 renders in this process on purpose: nothing to announce
+    if not _has_resource_limits():
+        return (
+            "note: this platform has no resource limits (no `resource` module): render"
+            " workers run without their memory limit; the time limit still applies"
+        )
+    return None
+
+
+def _limit_memory(memory_mb: int) -> None:
+    try:
+        import resource
+    except ImportError:
+        return  # announced once per build by limits_note()
+    limit = memory_mb * 1024 * 1024
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:  # `ulimit -v`, a container: never above theirs
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
 def _worker(job: Job, conn: Connection, memory_mb: int) -> None:
     outcome: Outcome
     try:
-        limit = memory_mb * 1024 * 1024
-        _, hard = resource.getrlimit(resource.RLIMIT_AS)
-        if hard != resource.RLIM_INFINITY:  # `ulimit -v`, a container: never above theirs
-            limit = min(limit, hard)
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        _limit_memory(memory_mb)
         outcome = render_job(job)
     except MemoryError:
         outcome = Outcome(job.key, error=f"needed more than {memory_mb} MB of memory; stopped")
@@ -117,12 +150,16 @@ def run_jobs(
     debugging and tests). Otherwise every job gets a worker, even a lone one: a campaign
     with one character and a runaway theme must not escape the limits.
     """
-    if workers <= 1 or not jobs or not hasattr(os, "fork"):
+    if workers <= 1 or not jobs:
         for job in jobs:
             outcome = _in_process(job)
             if on_done:
                 on_done(outcome)
             yield outcome
+        return
+    if not _can_fork():
+        # Spawned workers start a fresh interpreter each: nothing to warm or freeze here.
+        yield from _run_workers("spawn", jobs, workers, timeout_s, memory_mb, on_done)
         return
     from . import engine  # import WeasyPrint once, before forking
 
@@ -136,19 +173,24 @@ def run_jobs(
     # they thaw once the workers are done, so a long `--watch` session still collects them.
     gc.freeze()
     try:
-        yield from _run_forked(jobs, workers, timeout_s, memory_mb, on_done)
+        yield from _run_workers("fork", jobs, workers, timeout_s, memory_mb, on_done)
     finally:
         gc.unfreeze()
 
 
-def _run_forked(
+def _run_workers(
+    method: str,
     jobs: list[Job],
     workers: int,
     timeout_s: float,
     memory_mb: int,
     on_done: Callable[[Outcome], None] | None,
 ) -> Iterator[Outcome]:
-    context = multiprocessing.get_context("fork")
+    context = (
+        multiprocessing.get_context("fork")
+        if method == "fork"
+        else multiprocessing.get_context("spawn")
+    )
     pending = list(jobs)
     running: dict[str, tuple[Any, Connection, float]] = {}
     while pending or running:

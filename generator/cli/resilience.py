@@ -18,20 +18,26 @@ from __future__ import annotations
 import json
 import random
 import re
-import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, NoReturn
 
 import typer
 
-from .definitions.campaign import Campaign, display_path, load_campaign
-from .definitions.models import CommunityDef
-from .definitions.resilience_models import Event
-from .problems import InputError, Problem
-from .rules.abilities import closest
-from .rules.community import DEFENSES, ProjectPlan, plan_project, project_size
+from ..definitions.campaign import Campaign, display_path, load_campaign
+from ..definitions.models import CommunityDef
+from ..definitions.resilience_models import Event
+from ..documents.resilience_text import (
+    FoundCommunity,
+    event_json,
+    event_text,
+    project_report,
+    project_text,
+)
+from ..problems import InputError, Problem
+from ..rules.abilities import closest
+from ..rules.community import DEFENSES, plan_project, project_size
+from ..rules.year import draw_events, seed_value
 
 resilience_app = typer.Typer(
     name="resilience",
@@ -41,10 +47,7 @@ resilience_app = typer.Typer(
     add_completion=False,
 )
 
-MAX_FIT_TRIES = 8
 SEED_RANGE = 1_000_000  # seeds picked for the user stay short enough to read out
-WRAP = 88
-LABEL_WIDTH = 12
 
 
 def _stop(lines: Sequence[str], code: int = 1) -> NoReturn:
@@ -92,17 +95,10 @@ def parse_levels(values: Sequence[str], option: str) -> tuple[dict[str, int], li
     return levels, errors
 
 
-@dataclass(frozen=True)
-class FoundCommunity:
-    name: str
-    definition: CommunityDef
-    now: dict[str, int]
-
-
 def find_community(ref: str, campaign_path: Path | None) -> FoundCommunity:
     """The community ``--community`` names (see the module docstring); exits on problems."""
-    from .documents.community import current_defenses
-    from .resources import examples_dir
+    from ..documents.community import current_defenses
+    from ..resources import examples_dir
 
     as_path = Path(ref)
     by_path = as_path.exists()
@@ -146,94 +142,6 @@ def _load(paths: list[Path]) -> Campaign:
         return load_campaign(paths)
     except InputError as err:
         _problems(err.problems)
-
-
-def _defense_line(values: dict[str, int]) -> str:
-    return ", ".join(f"{d} {values[d]}" for d in DEFENSES)
-
-
-def _chance(plan: ProjectPlan) -> float:
-    """Chance of success on a d20 (equal or higher than the difficulty)."""
-    if plan.automatic:
-        return 1.0
-    return max(0, min(20, 21 - plan.difficulty)) / 20
-
-
-def project_report(
-    plan: ProjectPlan, players: int, community: FoundCommunity | None
-) -> dict[str, Any]:
-    """Everything ``project`` prints, as JSON-ready data."""
-    report: dict[str, Any] = {
-        "players": players,
-        "size": plan.size.size,
-        "projects_per_player": plan.size.projects_per_player,
-        "max_development": plan.size.max_development,
-        "develop": dict(plan.develop),
-        "sacrifice": dict(plan.sacrifice),
-        "developed": sum(plan.develop.values()),
-        "sacrificed": sum(plan.sacrifice.values()),
-        "difficulty": plan.difficulty,
-        "automatic": plan.automatic,
-        "chance": _chance(plan),
-        "legal": plan.legal,
-        "problems": list(plan.problems),
-        "community": None,
-    }
-    if community is not None:
-        now = community.now
-
-        def after(succeeded: bool) -> dict[str, int]:
-            change = plan.outcome(succeeded)
-            return {d: now[d] + change[d] for d in DEFENSES}
-
-        report["community"] = {
-            "name": community.name,
-            "now": dict(now),
-            "on_success": after(True),
-            "on_failure": after(False),
-        }
-    return report
-
-
-def _changes_text(changes: dict[str, int], sign: str) -> str:
-    return ", ".join(f"{name} {sign}{n}" for name, n in changes.items()) or "nothing"
-
-
-def project_text(report: dict[str, Any]) -> str:
-    players = report["players"]
-    each = report["projects_per_player"]
-    lines = [
-        f"{report['size'].capitalize()} project: {players} player{'s' if players != 1 else ''},"
-        f" {each} project{'s' if each != 1 else ''} each,"
-        f" up to {report['max_development']} levels developed",
-        f"{'Develops':<{LABEL_WIDTH}}{_changes_text(report['develop'], '+')}"
-        f" ({report['developed']} level{'s' if report['developed'] != 1 else ''})",
-        f"{'Sacrifices':<{LABEL_WIDTH}}{_changes_text(report['sacrifice'], '-')}"
-        f" ({report['sacrificed']} level{'s' if report['sacrificed'] != 1 else ''})",
-        f"{'Difficulty':<{LABEL_WIDTH}}7 + 2 × {report['developed']} - 5 × {report['sacrificed']}"
-        f" = {report['difficulty']}",
-    ]
-    if report["automatic"]:
-        result = "succeeds automatically (1 or less: a d20 never rolls under 1)"
-    elif report["chance"] == 0:
-        result = "cannot succeed: a d20 never rolls over 20"
-    else:
-        result = (
-            f"roll d20: {report['difficulty']} or more succeeds"
-            f" ({round(report['chance'] * 100)}% chance)"
-        )
-    lines.append(f"{'Result':<{LABEL_WIDTH}}{result}")
-    community = report["community"]
-    if community is not None:
-        lines.append(
-            f"{'Now':<{LABEL_WIDTH}}{community['name']}: {_defense_line(community['now'])}"
-        )
-        if report["automatic"]:
-            lines.append(f"{'After':<{LABEL_WIDTH}}{_defense_line(community['on_success'])}")
-        else:
-            lines.append(f"{'On success':<{LABEL_WIDTH}}{_defense_line(community['on_success'])}")
-            lines.append(f"{'On failure':<{LABEL_WIDTH}}{_defense_line(community['on_failure'])}")
-    return "\n".join(lines)
 
 
 @resilience_app.command()
@@ -315,72 +223,6 @@ def project(
 # ------------------------------------------------------------------------------ draw
 
 
-def seed_value(text: str) -> int | str:
-    """``--seed 42`` seeds with the number 42; any other text (``--seed weir``) with the text."""
-    stripped = text.strip()
-    return int(stripped) if re.fullmatch(r"[+-]?\d+", stripped) else stripped
-
-
-def draw_events(events: Sequence[Event], years: int, seed: int | str) -> list[Event]:
-    """``years`` different events, the same for one seed on every machine and run.
-
-    Sampling the sorted ids (not the file order) keeps a draw stable when a campaign's
-    files are reordered; ``random.Random`` is seeded the same way on every platform.
-    """
-    by_id = {e.id: e for e in events}
-    if years < 1:
-        raise ValueError(f"--years must be 1 or more, not {years}")
-    if years > len(by_id):
-        raise ValueError(
-            f"--years {years} asks for more events than the {len(by_id)} there are"
-            " to draw without repeats"
-        )
-    picked = random.Random(seed).sample(sorted(by_id), years)
-    return [by_id[i] for i in picked]
-
-
-def _wrapped(label: str, text: str, indent: int = 2, hang: int = 0) -> list[str]:
-    """``label`` in a fixed column, ``text`` wrapped beside it (``hang`` more on later lines)."""
-    first = " " * indent + f"{label:<{LABEL_WIDTH}}"
-    rest = " " * (indent + LABEL_WIDTH + hang)
-    return textwrap.wrap(
-        text, WRAP, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False
-    ) or [first.rstrip()]
-
-
-def _bonus(n: int) -> str:
-    return f"+{n}" if n >= 0 else str(n)
-
-
-def event_text(year: int, event: Event, now: dict[str, int] | None = None) -> str:
-    """One drawn event, laid out for a terminal."""
-    defense = event.attacks
-    against = f"{defense} ({now[defense]} now)" if now is not None else defense
-    lines = [f"Year {year} · {event.title} [{event.id}]"]
-    lines += _wrapped("Threat", f"{event.threat}; attacks {defense}")
-    lines += _wrapped(
-        "GM's roll",
-        f"d20 {_bonus(event.attack_bonus)} vs {against}; on a hit {defense} loses"
-        f" {event.damage} level{'s' if event.damage != 1 else ''}",
-    )
-    lines += _wrapped("Temporary", event.temporary)
-    challenge = event.challenge
-    lines += _wrapped(
-        "Challenge", f"d20 + {challenge.ability} vs difficulty {challenge.difficulty}"
-    )
-    lines += _wrapped("", f"success: {challenge.success}", hang=9)
-    lines += _wrapped("", f"failure: {challenge.failure}", hang=9)
-    lines += _wrapped("Decision", event.decision.prompt)
-    for number, choice in enumerate(event.decision.choices, 1):
-        lines += _wrapped("", f"{number}. {choice.choice}: {choice.consequence}", hang=3)
-    lines += _wrapped("Encounter", event.encounter)
-    return "\n".join(lines)
-
-
-def event_json(year: int, event: Event) -> dict[str, Any]:
-    return {"year": year, **event.model_dump(mode="json")}
-
-
 def _campaign_community(campaign: Campaign | None) -> CommunityDef | None:
     """The campaign's community when there is exactly one, for numbering and "before"."""
     if campaign is None or len(campaign.communities) != 1:
@@ -437,8 +279,8 @@ def draw(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Draw this year's events at random, without repeats."""
-    from .content.loader import resilience_content
-    from .documents.community import current_defenses, latest_year
+    from ..content.loader import resilience_content
+    from ..documents.community import current_defenses, latest_year
 
     errors = []
     if paper is not None and paper not in ("letter", "a4"):
@@ -497,25 +339,13 @@ def _write_year_sheets(
     paper: str | None,
     ink_saver: bool,
 ) -> None:
-    from .documents.base import BuildOptions
-    from .documents.community import YEAR_TEMPLATE, year_sheets_context
-    from .render.engine import render_pdf
-    from .render.files import write_atomic
-    from .render.templating import render_html
-    from .resources import fonts_dir, templates_dir
+    from ..documents.base import BuildOptions
+    from ..documents.community import render_year_sheets
+    from ..render.files import write_atomic
 
     chosen_paper = paper or (campaign.settings.paper if campaign is not None else "letter")
     options = BuildOptions(paper=chosen_paper, ink_saver=ink_saver)  # type: ignore[arg-type]
-    roots = [templates_dir(), fonts_dir()]
-    if campaign is not None and campaign.root is not None:
-        roots.insert(0, campaign.root.resolve())
-    # The ruled lines per page are estimated from the text; should a page still run over,
-    # take a line off every page and render again (one event must stay one page).
-    for fewer in range(MAX_FIT_TRIES):
-        context = year_sheets_context(numbered, community, now, options, fewer)
-        rendered = render_pdf(render_html(YEAR_TEMPLATE, context), templates_dir(), roots)
-        if rendered.pages <= len(numbered):
-            break
+    rendered = render_year_sheets(numbered, community, now, campaign, options)
     for warning in rendered.warnings:
         typer.echo(f"warning: {output.name}: {warning}", err=True)
     try:
@@ -526,11 +356,4 @@ def _write_year_sheets(
     typer.echo(f"wrote {output} ({pages} page{'s' if pages != 1 else ''})", err=True)
 
 
-__all__ = [
-    "draw_events",
-    "find_community",
-    "parse_levels",
-    "project_report",
-    "resilience_app",
-    "seed_value",
-]
+__all__ = ["find_community", "parse_levels", "resilience_app"]

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from .definitions.campaign import Campaign, Located
-from .definitions.models import CharacterDef
-from .definitions.resilience_models import CAREER_REQUIRED_LEVEL, Career
-from .problems import Problem, Severity
-from .rules.abilities import closest, display
-from .rules.character import CharacterStats
-from .statblocks import Computed, ability_lines
+from ..definitions.campaign import Campaign, Located
+from ..definitions.models import CharacterDef
+from ..definitions.resilience_models import CAREER_REQUIRED_LEVEL, Career
+from ..problems import Problem, Severity
+from ..rules.abilities import closest, display
+from ..rules.character import CharacterStats
+from ..statblocks import Computed, ability_lines
 
 
 def _career_problem(message: str, located: Located, severity: Severity = "warning") -> Problem:

@@ -12,9 +12,9 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from .definitions.campaign import Campaign
-from .problems import InputError, Problem
-from .roster import MAX_COUNT, RosterError, RosterSpec, archetype_summaries, seed_value
+from ..definitions.campaign import Campaign
+from ..npcs import MAX_COUNT, RosterError, RosterSpec, archetype_summaries, seed_value
+from ..problems import InputError, Problem
 
 roster_app = typer.Typer(
     name="roster",
@@ -92,9 +92,9 @@ def generate_command(
     ] = False,
 ) -> None:
     """Random NPCs that spend exactly --cp with no ability above --max-level."""
-    from .content.loader import resilience_content
-    from .render.files import write_atomic
-    from .roster import roster_yaml
+    from ..content.loader import resilience_content
+    from ..npcs import roster_yaml
+    from ..render.files import write_atomic
 
     if output is not None and output.exists() and not force:
         _stop([f"{output} exists; it may hold a GM's edits. Use --force to replace it."])
@@ -143,14 +143,14 @@ def _same_file(shown: str, output: Path | None) -> bool:
 def _load_campaign(folder: Path, output: Path | None) -> Campaign:
     """The campaign the roster joins. A file about to be replaced is not part of it: its
     names are free again, so regenerating it with --force gives the same file."""
-    from .definitions.campaign import campaign_files, load_campaign
+    from ..definitions.campaign import campaign_files, load_campaign
 
     if not folder.is_dir():
         raise RosterError(f"--campaign {folder}: not a campaign folder")
     _, files = campaign_files([folder])
     keep = [f for f in files if not _same_file(str(f), output)]
     if not keep:  # only the file being replaced: the campaign holds nothing else yet
-        from .definitions.campaign import Campaign, load_settings
+        from ..definitions.campaign import Campaign, load_settings
 
         problems: list[Problem] = []
         settings = load_settings(folder, None, problems)

@@ -7,10 +7,14 @@ of every file in the output folder. Run the same command again and, if every one
 still matches and no file has appeared or vanished, the stamp's summary is printed again
 and the command ends without loading the rules, the templates or the renderer.
 
-This module is imported before anything else (see ``launch.py``) and uses only the
-standard library: the whole point is to answer in well under the time Python needs to
-import WeasyPrint. Stamps live in the user's cache folder, never in a campaign, so a shared
-campaign cannot bring one along.
+This module is imported before anything else (see ``cli/__init__.py``) and uses only the
+standard library and platformdirs: the whole point is to answer in well under the time
+Python needs to import WeasyPrint.
+
+Safety: a stamp is a file of lines we print again, so it must be our own. Stamps live in
+the user's cache folder (never in a campaign, so a shared campaign cannot bring one along),
+in a folder only the user can enter; a stamp, or a stamp folder, that belongs to another
+user or that others may write is ignored.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import contextlib
 import hashlib
 import json
 import os
+import stat
 import sys
 import time
 from pathlib import Path
@@ -38,8 +43,19 @@ Snapshot = dict[str, list[int]]
 
 
 def _stamps_dir() -> Path:
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "scratchpress"
-    return base / "stamps"
+    from platformdirs import user_cache_path
+
+    return user_cache_path("scratchpress", appauthor=False) / "stamps"
+
+
+def _ours(path: Path) -> bool:
+    """Whether this user owns ``path`` and nobody else may write to it. Where a platform has
+    no owners (Windows), the user's own profile folder already keeps others out."""
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:
+        return True
+    info = path.stat()
+    return info.st_uid == getuid() and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
 def _stamp_path(argv: list[str]) -> Path:
@@ -94,7 +110,10 @@ def replay(argv: list[str]) -> int | None:
         return None
     started = time.perf_counter()
     try:
-        stamp = json.loads(_stamp_path(argv).read_text(encoding="utf-8"))
+        path = _stamp_path(argv)
+        if not (_ours(path.parent) and _ours(path)):
+            return None
+        stamp = json.loads(path.read_text(encoding="utf-8"))
         if stamp.get("format") != STAMP_FORMAT:
             return None
         if snapshot(stamp["inputs"], stamp["skip"]) != stamp["input_files"]:
@@ -118,7 +137,7 @@ def dependencies() -> list[Path]:
     content, and the installed renderer and PDF library (an upgrade must rebuild)."""
     import importlib.util
 
-    from .resources import fonts_dir, templates_dir
+    from ..resources import fonts_dir, templates_dir
 
     found = [templates_dir(), fonts_dir(), Path(__file__).resolve().parent]
     for package in ("weasyprint", "pikepdf", "pydyf"):
@@ -153,9 +172,13 @@ def record(
     }
     path = _stamp_path(ARGV)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if not _ours(path.parent):
+            return  # someone else's folder: leave no stamp there and trust none from it
         temporary = path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(stamp), encoding="utf-8")
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(stamp))
         os.replace(temporary, path)
     except OSError:
         pass  # a stamp only saves time; a read-only cache folder must not fail the build

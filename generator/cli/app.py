@@ -1,0 +1,64 @@
+"""The ``scratchpress`` typer app: the root command and where each command group is mounted.
+
+Every command lives in a module of its own (``definitions``, ``build``, ``calibrate``,
+``roster``, ``resilience``); each is thin: it parses options, calls one library function
+and maps problems to exit codes (1 for bad input, 2 for bad usage).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from .. import __version__
+from . import build, calibrate, definitions
+from .resilience import resilience_app
+from .roster import roster_app
+
+app = typer.Typer(
+    name="scratchpress",
+    help="Stat blocks and print-ready PDFs for the Scratch Role-Playing System and Resilience.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"scratchpress {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            help="Print the version and exit.",
+            callback=_show_version,
+            is_eager=True,
+        ),
+    ] = False,
+) -> None:
+    """Stat blocks and print-ready PDFs for the Scratch Role-Playing System and Resilience."""
+
+
+app.command()(definitions.stats)
+app.command()(definitions.check)
+app.command("import")(definitions.import_)
+app.command()(build.build)
+app.command()(calibrate.calibrate)
+app.add_typer(roster_app, name="roster", help="NPC rosters: generate random NPCs.")
+app.add_typer(resilience_app, name="resilience", help="Resilience: projects and yearly events.")
+
+
+def run() -> None:
+    # Broken pipes (`scratchpress stats | head`) are not errors worth a traceback.
+    try:
+        app()
+    except BrokenPipeError:
+        sys.stderr.close()

@@ -1,0 +1,99 @@
+"""`stats`, `check` and `import`: the commands that read definitions and print text."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..problems import InputError, Problem
+from .common import PathsArg, RulesOpt, blocking_errors, fail, load, plural
+
+
+def stats(
+    paths: PathsArg,
+    rules: RulesOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON list.")] = False,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Show the rule behind every derived number.")
+    ] = False,
+) -> None:
+    """Print stat blocks in the books' format (or JSON)."""
+    from ..documents.text import render_json, render_text
+
+    _, computed = load(paths, rules)
+    blocking = blocking_errors(computed)
+    if blocking:
+        fail(blocking)
+    if as_json:
+        typer.echo(json.dumps(render_json(computed), indent=2, ensure_ascii=False))
+    else:
+        typer.echo(render_text(computed, explain), nl=False)
+
+
+def check(
+    paths: PathsArg,
+    rules: RulesOpt = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Count warnings as errors.")] = False,
+) -> None:
+    """Validate definitions and compare printed: values with the rules."""
+    from ..content.careers import career_problems
+    from ..content.loader import content_problems, resilience_content
+    from ..documents.booklet import booklet_problems
+
+    campaign, computed = load(paths, rules)
+    try:
+        careers = resilience_content(campaign).careers
+    except InputError as err:
+        fail(err.problems)
+    computed.problems += career_problems(campaign, computed, careers)
+    computed.problems += content_problems(campaign)
+    computed.problems += booklet_problems(campaign, computed)
+    for problem in computed.problems:
+        typer.echo(str(problem), err=problem.severity == "error")
+    errors, warnings = len(computed.errors), len(computed.warnings)
+    entries = len(computed.blocks)
+    typer.echo(
+        f"{entries} entries checked with the {computed.rules.name} rules: "
+        f"{plural(errors, 'error')}, {plural(warnings, 'warning')}."
+    )
+    if errors or (strict and warnings):
+        raise typer.Exit(1)
+
+
+def import_(
+    text_file: Annotated[Path, typer.Argument(help="Plain text holding stat blocks.")],
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Write YAML here (default: print it).")
+    ] = None,
+) -> None:
+    """Read stat blocks in the books' plain-text format and write definitions."""
+    from ..definitions.importer import dump_definitions, parse_stat_blocks
+    from ..render.files import write_atomic
+
+    try:
+        text = text_file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        fail([Problem("no such file", str(text_file))])
+    except (OSError, UnicodeDecodeError) as err:
+        fail([Problem(f"cannot read as UTF-8 text: {err}", str(text_file))])
+    data = parse_stat_blocks(text)
+    found = sum(len(v) for v in data.values())
+    if not found:
+        fail(
+            [
+                Problem(
+                    "no stat blocks found (expected lines like 'Name (13 agility, ...): ...')",
+                    str(text_file),
+                )
+            ]
+        )
+    yaml_text = dump_definitions(data)
+    if output is None:
+        typer.echo(yaml_text, nl=False)
+    else:
+        write_atomic(output, yaml_text.encode("utf-8"))
+        counts = ", ".join(f"{len(v)} {k}" for k, v in data.items() if v)
+        typer.echo(f"wrote {output} ({counts})", err=True)

@@ -1,0 +1,165 @@
+"""Booklets (kind "booklets"): the campaign's ``booklet.yaml`` and its Markdown chapters as
+a small book with a cover, contents, running heads and generated tables.
+
+A campaign without ``booklet.yaml`` has no booklet, and that is not a problem. The work is
+split by concern: ``source`` reads the booklet's files, ``markdown`` turns chapters into
+HTML, ``inserts`` builds the generated tables, ``imposition`` holds the page geometry and
+the printer's saddle-stitch copy; this module puts them together into one view model.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from markupsafe import Markup
+
+from ...definitions.campaign import Campaign
+from ...problems import InputError, Problem
+from ...render.images import ImageProblem, portrait_data_url
+from ...render.names import slug
+from ...statblocks import Computed
+from ..base import BuildOptions, Document, page_context
+from .imposition import LAYOUTS, booklet_layout, impose_saddle
+from .inserts import INSERTS, statblock_view
+from .markdown import check_inline, mark_inserts, markdown, parse_chapter, picture_size
+from .source import BOOKLET_FILE, Booklet, BookletContext, BookletDef, booklet_file, load_booklet
+
+KIND = "booklets"
+TEMPLATE = "booklet/booklet.html"
+PREFIX = "booklet-"
+
+
+def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> list[Document]:
+    """One Document per booklet; raises InputError (file:line) for a bad booklet."""
+    booklet = load_booklet(campaign)
+    if booklet is None:
+        return []
+    context = booklet_view(booklet, computed, campaign, options)
+    title = booklet.definition.title
+    return [
+        Document(
+            kind=KIND,
+            title=title,
+            stem=PREFIX + slug(title),
+            template=TEMPLATE,
+            context=context,
+            # Printed on both sides of the paper, like any book.
+            duplex=True,
+            pdf_variant="pdf/ua-1",
+        )
+    ]
+
+
+def _cover_view(booklet: Booklet, ctx: BookletContext) -> dict[str, Any]:
+    d = booklet.definition
+    view: dict[str, Any] = {
+        "title": d.title,
+        "subtitle": d.subtitle or "",
+        "author": d.author or "",
+        "version": f"Version {d.version}" if d.version else "",
+        "image": "",
+        "image_width": "",
+        "image_alt": "",
+    }
+    if booklet.cover is not None:
+        layout = ctx.layout
+        box_w, box_h = layout.text_mm, layout.text_height_mm * (0.52 if layout.small else 0.55)
+        try:
+            w_px, h_px = picture_size(booklet.cover, d.cover or "cover")
+            scale = min(box_w / w_px, box_h / h_px)
+            frame = (w_px * scale, h_px * scale)
+            view["image"] = portrait_data_url(
+                booklet.cover, [booklet.root], frame, grey=ctx.options.ink_saver
+            )
+            view["image_width"] = f"{frame[0]:.1f}mm"
+            view["image_alt"] = f"Cover picture of {d.title}"
+        except ImageProblem as err:
+            ctx.problem(str(err), booklet.file, booklet.cover_line, "cover")
+    return view
+
+
+def booklet_view(
+    booklet: Booklet, computed: Computed, campaign: Campaign, options: BuildOptions
+) -> dict[str, Any]:
+    """The template's whole context. Raises InputError listing every problem found."""
+    paper, layout = booklet_layout(booklet.definition.paper, options)
+    ctx = BookletContext(booklet, computed, campaign, options, layout)
+    md = markdown()
+    parsed = [parse_chapter(md, chapter, ctx) for chapter in booklet.chapters]
+    for chapter in parsed:
+        check_inline(chapter, ctx)
+        mark_inserts(chapter, ctx)
+    cover = _cover_view(booklet, ctx)
+    if ctx.problems:
+        raise InputError(ctx.problems)
+
+    chapters, toc = [], []
+    for chapter in parsed:
+        title = chapter.headings[0]
+        # Markup: markdown-it escaped every character of the author's text (html is off)
+        # and the inserts come from our own autoescaped templates.
+        html = Markup(md.renderer.render(chapter.tokens, md.options, {}))
+        chapters.append({"id": title.id, "title": title.text, "html": html})
+        toc.append(
+            {
+                "id": title.id,
+                "title": title.text,
+                "sections": [
+                    {"id": h.id, "title": h.text} for h in chapter.headings if h.level == 2
+                ],
+            }
+        )
+    d = booklet.definition
+    page = {**page_context(options), "paper": paper, "paper_css": layout.size}
+    return {
+        "page": page,
+        "title": d.title,
+        "author": d.author or "",
+        "description": d.subtitle or "",
+        "layout": {
+            "size": layout.size,
+            "top": f"{layout.top_mm:g}mm",
+            "bottom": f"{layout.bottom_mm:g}mm",
+            "inner": f"{layout.inner_mm:g}mm",
+            "outer": f"{layout.outer_mm:g}mm",
+            # The cover is a single page, not half a spread: equal side margins.
+            "centre": f"{(layout.inner_mm + layout.outer_mm) / 2:g}mm",
+            "body": f"{layout.body_pt:g}pt",
+            "scale": "small" if layout.small else "large",
+            # The cover fills the first page's text area; a hair less, so it never spills.
+            "text_height": f"{layout.text_height_mm - 0.5:g}mm",
+        },
+        "cover": cover,
+        "toc": toc,
+        "chapters": chapters,
+    }
+
+
+def booklet_problems(
+    campaign: Campaign, computed: Computed, options: BuildOptions | None = None
+) -> list[Problem]:
+    """Everything wrong with the campaign's booklet, for ``scratchpress check``."""
+    try:
+        booklet = load_booklet(campaign)
+        if booklet is not None:
+            booklet_view(booklet, computed, campaign, options or BuildOptions())
+    except InputError as err:
+        return err.problems
+    return []
+
+
+__all__ = [
+    "BOOKLET_FILE",
+    "INSERTS",
+    "LAYOUTS",
+    "Booklet",
+    "BookletDef",
+    "booklet_file",
+    "booklet_problems",
+    "booklet_view",
+    "documents",
+    "impose_saddle",
+    "load_booklet",
+    "markdown",
+    "statblock_view",
+]

@@ -1,0 +1,122 @@
+"""Booklet pages: their geometry on each paper, and the printer's saddle-stitch copy.
+
+Small pages (A5, half-letter) are the fold-and-staple size. The saddle copy puts a booklet's
+pages two to a landscape sheet in the order that, folded and stapled, reads 1, 2, 3...
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import Literal
+
+import pikepdf
+
+from ..base import BuildOptions
+
+BookletPaper = Literal["letter", "a4", "a5", "half-letter"]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Page geometry per paper. Small pages (A5, half-letter) are the fold-and-staple size;
+    on Letter and A4 the type is larger and the outer margin wide, so a line stays near 80
+    characters instead of running across the whole page."""
+
+    size: str  # CSS page size
+    width_mm: float
+    height_mm: float
+    top_mm: float
+    bottom_mm: float
+    inner_mm: float
+    outer_mm: float
+    body_pt: float
+    small: bool
+
+    @property
+    def text_mm(self) -> float:
+        return self.width_mm - self.inner_mm - self.outer_mm
+
+    @property
+    def text_height_mm(self) -> float:
+        return self.height_mm - self.top_mm - self.bottom_mm
+
+
+LAYOUTS: dict[str, Layout] = {
+    "a5": Layout("A5", 148.0, 210.0, 17.0, 17.0, 17.0, 13.0, 9.5, True),
+    "half-letter": Layout("5.5in 8.5in", 139.7, 215.9, 17.0, 17.0, 16.0, 12.0, 9.5, True),
+    "a4": Layout("A4", 210.0, 297.0, 22.0, 24.0, 24.0, 36.0, 10.5, False),
+    "letter": Layout("letter", 215.9, 279.4, 21.0, 23.0, 24.0, 38.0, 10.5, False),
+}
+
+
+def booklet_layout(paper: BookletPaper | None, options: BuildOptions) -> tuple[str, Layout]:
+    """The paper a booklet prints on (its own ``paper:``, else the build's) and its layout."""
+    paper = paper or options.paper
+    return paper, LAYOUTS[paper]
+
+
+# The printer's copy. Print it on both sides, flipping on the short edge, stack the sheets
+# in order, fold them in half together and staple on the fold. Page N lands beside page 1
+# on the outside of the first sheet, page 2 beside page N-1 on its back, and so on inwards.
+# The sheet is as wide as two pages: A5 pages print on A4, half-letter pages on Letter (A4
+# and Letter pages would need A3 or tabloid sheets). Imposed sheets are for the printer
+# only, so the pages' tags and bookmarks are not carried over.
+
+
+# One side of a sheet: the page numbers (1-based) on its left and right half. Numbers past
+# the document's last page are the blank pages that pad it to a multiple of four.
+Side = tuple[int, int]
+
+
+def padded_length(pages: int) -> int:
+    """Pages rounded up to a multiple of four: every sheet holds four pages."""
+    if pages < 1:
+        raise ValueError("a booklet needs at least one page")
+    return -(-pages // 4) * 4
+
+
+def saddle_order(pages: int) -> list[Side]:
+    """Front and back of every sheet, outermost sheet first.
+
+    For 10 pages (padded to 12): sheet 1 front [12, 1], back [2, 11]; sheet 2 front
+    [10, 3], back [4, 9]; sheet 3 front [8, 5], back [6, 7]. 11 and 12 print blank.
+    """
+    total = padded_length(pages)
+    sides: list[Side] = []
+    for sheet in range(total // 4):
+        low, high = 2 * sheet + 1, total - 2 * sheet
+        sides.append((high, low))  # front: the later page outside on the left
+        sides.append((low + 1, high - 1))  # back
+    return sides
+
+
+def impose_saddle(pdf_bytes: bytes) -> bytes:
+    """Every pair of pages placed side by side on a sheet twice as wide, in saddle order.
+
+    The pages keep their size (no scaling): type set for a 9.5 pt body stays 9.5 pt.
+    """
+    with pikepdf.open(io.BytesIO(pdf_bytes)) as source, pikepdf.new() as out:
+        count = len(source.pages)
+        if count == 0:
+            raise ValueError("the PDF has no pages to impose")
+        box = source.pages[0].mediabox
+        width = float(box[2]) - float(box[0])
+        height = float(box[3]) - float(box[1])
+        # Each source page becomes a form XObject once, however many sheets use it.
+        forms: dict[int, pikepdf.Object] = {}
+
+        def form(number: int) -> pikepdf.Object:
+            if number not in forms:
+                copied = out.copy_foreign(source.pages[number - 1].as_form_xobject())
+                forms[number] = copied
+            return forms[number]
+
+        for left, right in saddle_order(count):
+            sheet = out.add_blank_page(page_size=(2 * width, height))
+            for number, x in ((left, 0.0), (right, width)):
+                if number <= count:  # later numbers are the padding: left blank
+                    sheet.add_overlay(form(number), pikepdf.Rectangle(x, 0, x + width, height))
+        buffer = io.BytesIO()
+        out.save(buffer, deterministic_id=True)
+        return buffer.getvalue()

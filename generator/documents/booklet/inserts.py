@@ -1,0 +1,439 @@
+"""Generated tables in a booklet ("inserts"): the carry table, die alternatives, random
+damage, pace, stat blocks and events.
+
+An author asks for one with a fenced block whose info string is ``scratchpress``; its body
+is YAML data, validated by a pydantic model per insert and turned into a view model for
+``templates/booklet/insert.html``. User text is never treated as a template.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from markdown_it.token import Token
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ...content.loader import resilience_content
+from ...definitions.campaign import Source, _validation_problems
+from ...definitions.resilience_models import DEFENSES, Defense, Threat
+from ...definitions.yamlsafe import load_yaml
+from ...problems import InputError, Problem
+from ...rules import CharacterStats, CommunityStats, VehicleStats
+from ...rules.abilities import closest, display
+from ...rules.carry import carry_table
+from ...rules.tables import (
+    CARD_RESHUFFLE_DRAWS,
+    D6_GRID,
+    D6_TIMES_FOUR,
+    HIGH_SUITS,
+    LOW_SUITS,
+    PACE_LENGTH,
+    PACES,
+    RANDOM_DAMAGE_HP_FACTOR,
+    card_table,
+    pace_table,
+    random_damage_table,
+    round_fraction,
+)
+from ...statblocks import Block
+from ..common import carry_cells, signed
+from .source import BookletContext, Line
+
+# ---------------------------------------------------------------------------------- inserts
+
+
+INSERT_FENCE = "scratchpress"  # ```scratchpress opens an insert
+
+
+class _Insert(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    caption: Line | None = None  # a line above the table, in the author's words
+
+
+class CarryInsert(_Insert):
+    insert: Literal["carry-table"]
+    low: int = Field(default=10, alias="from", ge=1, le=40)
+    high: int = Field(default=20, alias="to", ge=1, le=40)
+
+
+DieTable = Literal["grid", "cards", "d6"]
+
+
+def _every_die_table() -> list[DieTable]:
+    return ["grid", "cards", "d6"]
+
+
+class DieInsert(_Insert):
+    insert: Literal["die-alternatives"]
+    show: list[DieTable] = Field(default_factory=_every_die_table, min_length=1)
+
+
+class DamageInsert(_Insert):
+    insert: Literal["random-damage"]
+
+
+class PaceInsert(_Insert):
+    insert: Literal["pace"]
+    low: int = Field(default=2, alias="from", ge=1, le=20)
+    high: int = Field(default=12, alias="to", ge=1, le=20)
+
+
+Roster = Literal["characters", "minions", "vehicles", "communities", "everyone"]
+
+
+class StatblockInsert(_Insert):
+    insert: Literal["statblock"]
+    names: list[Line] | None = Field(default=None, min_length=1)
+    group: Line | None = None
+    roster: Roster | None = None
+
+
+class EventsInsert(_Insert):
+    insert: Literal["events"]
+    attacks: Defense | None = None
+    threat: Threat | None = None
+
+
+INSERTS: dict[str, type[_Insert]] = {
+    "carry-table": CarryInsert,
+    "die-alternatives": DieInsert,
+    "random-damage": DamageInsert,
+    "pace": PaceInsert,
+    "statblock": StatblockInsert,
+    "events": EventsInsert,
+}
+
+
+def did_you_mean(name: str, known: Sequence[str]) -> str:
+    by_lower = {k.lower(): k for k in known}
+    hint = closest(name.lower(), tuple(by_lower))
+    return f" (did you mean {by_lower[hint]!r}?)" if hint else ""
+
+
+def _character_block(block: Block, stats: CharacterStats) -> dict[str, Any]:
+    numbers: list[tuple[str, int]]
+    if stats.defense is not None:
+        numbers = [("Defense", stats.defense)]
+    else:
+        numbers = [
+            ("Agility", stats.agility or 0),
+            ("Intelligence", stats.intelligence or 0),
+            ("Strength", stats.strength or 0),
+        ]
+    numbers += [("Stamina", stats.stamina), ("HP", stats.hit_points)]
+    if block.kind == "minion":
+        many = "minions" if block.count > 1 else "minion"
+        role = (
+            f"{block.count} {many} of {block.leader}"
+            if block.count > 1
+            else (f"{many} of {block.leader}")
+        )
+    else:
+        role = f"group: {block.group}" if block.group else ""
+    return {
+        "name": block.name,
+        "role": role,
+        "description": block.description,
+        "numbers": [{"label": label, "value": str(value)} for label, value in numbers],
+        "lines": [
+            {"level": str(a.level), "name": display(a.name), "extra": "", "note": a.note}
+            for a in stats.abilities
+        ],
+    }
+
+
+def _vehicle_block(block: Block, stats: VehicleStats) -> dict[str, Any]:
+    lines = []
+    for a in stats.abilities:
+        extra = ""
+        if a.crew is not None and a.crewed != a.level:
+            extra = f"({a.crewed} with {a.crew.name} as {a.crew.title})"
+        lines.append(
+            {"level": str(a.level), "name": display(a.name), "extra": extra, "note": a.note}
+        )
+    return {
+        "name": block.name,
+        "role": f"vehicle · moves by {display(stats.movement)}",
+        "description": block.description,
+        "numbers": [
+            {"label": "Defense", "value": str(stats.defense)},
+            {"label": "Stamina", "value": str(stats.stamina)},
+            {"label": "HP", "value": str(stats.hit_points)},
+            {"label": "Fuel", "value": str(stats.fuel)},
+        ],
+        "lines": lines,
+    }
+
+
+def _community_block(block: Block, stats: CommunityStats) -> dict[str, Any]:
+    return {
+        "name": block.name,
+        "role": "community",
+        "description": block.description,
+        "numbers": [
+            {"label": name.title(), "value": str(value)} for name, value in stats.defenses.items()
+        ],
+        "lines": [
+            {"level": str(value), "name": name, "extra": "", "note": stats.notes.get(name, "")}
+            for name, value in stats.defenses.items()
+            if stats.notes.get(name)
+        ],
+    }
+
+
+def statblock_view(block: Block) -> dict[str, Any]:
+    stats = block.stats
+    if isinstance(stats, CharacterStats):
+        return _character_block(block, stats)
+    if isinstance(stats, VehicleStats):
+        return _vehicle_block(block, stats)
+    assert isinstance(stats, CommunityStats)
+    return _community_block(block, stats)
+
+
+_ROSTER_KINDS: dict[str, tuple[str, ...]] = {
+    "characters": ("character", "minion"),
+    "minions": ("minion",),
+    "vehicles": ("vehicle",),
+    "communities": ("community",),
+    "everyone": ("character", "minion", "vehicle", "community"),
+}
+
+
+@dataclass(frozen=True)
+class _Where:
+    """Lines inside one insert block: of a key, of a list item, else of the fence itself."""
+
+    file: str
+    fence: int
+    source: Source
+
+    def line(self, *keys: str | int) -> int:
+        return (self.source.line(*keys) if keys else None) or self.fence
+
+
+def _statblocks(spec: StatblockInsert, ctx: BookletContext, where: _Where) -> list[Block]:
+    computed = ctx.computed
+    file = where.file
+    given = [k for k in ("names", "group", "roster") if getattr(spec, k) is not None]
+    if len(given) != 1:
+        ctx.problem(
+            "a statblock insert takes exactly one of names:, group: or roster:",
+            file,
+            where.line(*given[1:2]),
+            "statblock",
+        )
+        return []
+    if spec.roster is not None:
+        kinds = _ROSTER_KINDS[spec.roster]
+        return [b for b in computed.blocks if b.kind in kinds]
+    if spec.group is not None:
+        group = next((g for g in computed.groups if g.name == spec.group), None)
+        if group is None:
+            known = [g.name for g in computed.groups]
+            ctx.problem(
+                f"no initiative group named {spec.group!r}{did_you_mean(spec.group, known)}",
+                file,
+                where.line("group"),
+                "group",
+            )
+            return []
+        return list(group.members)
+    blocks: list[Block] = []
+    known = [b.name for b in computed.blocks]
+    for index, name in enumerate(spec.names or []):
+        found = [b for b in computed.blocks if b.name == name]
+        if not found:
+            ctx.problem(
+                f"no character, minion, vehicle or community named {name!r}"
+                f"{did_you_mean(name, known)}",
+                file,
+                where.line("names", index),
+                f"names.{index}",
+            )
+        blocks += found
+    return blocks
+
+
+def _carry_view(spec: CarryInsert, ctx: BookletContext) -> dict[str, Any]:
+    units = ctx.options.units
+    return {
+        "units": units,
+        "rows": [carry_cells(row, units) for row in carry_table(spec.low, spec.high)],
+    }
+
+
+def _die_view(spec: DieInsert) -> dict[str, Any]:
+    view: dict[str, Any] = {"show": list(spec.show)}
+    view["grid"] = {
+        "columns": [str(c) for c in range(1, 7)],
+        "rows": [
+            {"die": str(r), "cells": [str(v) for v in row]}
+            for r, row in enumerate(D6_GRID, start=1)
+        ],
+    }
+    suits = (*LOW_SUITS, *HIGH_SUITS)
+    values = card_table(suits)
+    # Every low suit gives the same value, and so does every high suit: one row for each
+    # half of the deck, ranks across, keeps the table three lines tall.
+    view["cards"] = {
+        "ranks": [
+            "ace" if rank == 1 else ("10 or 0" if rank == 10 else str(rank))
+            for rank in range(1, len(values) + 1)
+        ],
+        "rows": [
+            {"suits": ", ".join(LOW_SUITS), "cells": [str(row[0]) for row in values]},
+            {"suits": ", ".join(HIGH_SUITS), "cells": [str(row[len(LOW_SUITS)]) for row in values]},
+        ],
+        "reshuffle": (
+            f"Reshuffle all 40 cards after {CARD_RESHUFFLE_DRAWS} draws, or as soon as a"
+            " card worth 20 is drawn."
+        ),
+    }
+    faces = ", ".join(str(v) for v in sorted(D6_TIMES_FOUR))
+    view["d6"] = [
+        f"One d6 × 4, a six counting as 0: {faces}. A 5 (20) is an automatic success"
+        " only if a second roll shows 5 or 6.",
+        "Two d6 added and doubled, sixes counting as 0: 0 to 20 in steps of 2."
+        " Only a double 5 is an automatic success.",
+    ]
+    return view
+
+
+def _damage_view() -> dict[str, Any]:
+    rows = [
+        {
+            "normal": str(r.normal),
+            "extra": str(r.extra),
+            "total": r.total,
+            "average": round_fraction(r.average, 1).removesuffix(".0"),
+            "ratio": round_fraction(r.ratio, 2) + "×",
+        }
+        for r in random_damage_table()
+    ]
+    return {
+        "rows": rows,
+        "above": "Above 10: roll 1d20 and add the normal damage.",
+        "hp": f"Maximum HP × {RANDOM_DAMAGE_HP_FACTOR} while this rule is in use.",
+    }
+
+
+def _pace_view(spec: PaceInsert) -> dict[str, Any]:
+    table = pace_table(spec.low, spec.high)
+    return {
+        "columns": [str(n) for n in range(spec.low, spec.high + 1)],
+        "rows": [
+            {"pace": pace, "length": PACE_LENGTH[pace], "cells": [str(v) for v in table[pace]]}
+            for pace in PACES
+        ],
+    }
+
+
+def _events_view(spec: EventsInsert, ctx: BookletContext) -> dict[str, Any]:
+    """Events grouped under the defense they attack, in the content's order."""
+    events = [
+        e
+        for e in resilience_content(ctx.campaign).events
+        if (spec.attacks is None or e.attacks == spec.attacks)
+        and (spec.threat is None or e.threat == spec.threat)
+    ]
+    groups = []
+    for defense in DEFENSES:
+        rows = [
+            {
+                "title": e.title,
+                "threat": e.threat,
+                "bonus": signed(e.attack_bonus),
+                "damage": str(e.damage),
+            }
+            for e in events
+            if e.attacks == defense
+        ]
+        if rows:
+            groups.append({"defense": defense.title(), "rows": rows})
+    return {"groups": groups, "count": len(events)}
+
+
+def _insert_problems(err: ValidationError, model: type[_Insert], source: Source) -> list[Problem]:
+    """The campaign loader's messages, except that unknown keys list the keys an author
+    writes (``from``, ``to``) rather than the Python names behind them (``low``, ``high``)."""
+    keys = [info.alias or name for name, info in model.model_fields.items()]
+    problems = [
+        p
+        for p in _validation_problems(err, model, source, None)
+        if not p.message.startswith("unknown key")
+    ]
+    for error in err.errors():
+        if error["type"] != "extra_forbidden":
+            continue
+        key = str(error["loc"][-1])
+        hint = closest(key, tuple(keys))
+        message = "unknown key" + (f" (did you mean {hint!r}?)" if hint else "")
+        message += f"; allowed: {', '.join(keys)}"
+        problems.append(Problem(message, source.file, source.line(key), None, key))
+    return sorted(problems, key=lambda p: p.line or 0)
+
+
+def insert_view(token: Token, ctx: BookletContext, file: str) -> dict[str, Any] | None:
+    """Validate a ```scratchpress block and build its view model (None after a problem)."""
+    assert token.map is not None
+    first = token.map[0] + 2  # 1-based line of the block's first line of YAML
+    try:
+        data, positions = load_yaml(token.content, file)
+    except InputError as err:
+        for p in err.problems:
+            line = first + p.line - 1 if p.line else token.map[0] + 1
+            ctx.problem(p.message, file, line)
+        return None
+    if not isinstance(data, dict) or "insert" not in data:
+        ctx.problem(
+            f"a ```{INSERT_FENCE} block holds YAML starting with 'insert: NAME'; known: "
+            + ", ".join(INSERTS),
+            file,
+            token.map[0] + 1,
+        )
+        return None
+    name = str(data["insert"])
+    model = INSERTS.get(name)
+    shifted = {path: first + line - 1 for path, line in positions.items()}
+    if model is None:
+        ctx.problem(
+            f"unknown insert {name!r}{did_you_mean(name, list(INSERTS))}; known: "
+            + ", ".join(INSERTS),
+            file,
+            shifted.get(("insert",)),
+            "insert",
+        )
+        return None
+    try:
+        spec = model.model_validate(data)
+    except ValidationError as err:
+        ctx.problems.extend(_insert_problems(err, model, Source(file, (), shifted)))
+        return None
+    where = _Where(file, token.map[0] + 1, Source(file, (), shifted))
+    view: dict[str, Any] = {"type": name, "caption": spec.caption or ""}
+    if isinstance(spec, CarryInsert | PaceInsert) and spec.low > spec.high:
+        ctx.problem(f"{spec.low} is above to: {spec.high}", file, where.line("from"), "from")
+        return None
+    if isinstance(spec, CarryInsert):
+        view.update(_carry_view(spec, ctx))
+    elif isinstance(spec, DieInsert):
+        view.update(_die_view(spec))
+    elif isinstance(spec, DamageInsert):
+        view.update(_damage_view())
+    elif isinstance(spec, PaceInsert):
+        view.update(_pace_view(spec))
+    elif isinstance(spec, StatblockInsert):
+        blocks = _statblocks(spec, ctx, where)
+        if not blocks:
+            return None
+        view["blocks"] = [statblock_view(b) for b in blocks]
+    elif isinstance(spec, EventsInsert):
+        view.update(_events_view(spec, ctx))
+        if not view["groups"]:
+            ctx.problem("no event matches attacks:/threat:", file, where.line())
+            return None
+    return view

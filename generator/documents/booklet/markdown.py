@@ -1,0 +1,198 @@
+"""Booklet chapters: CommonMark with tables, raw HTML off, so ``<script>`` prints as text.
+
+The HTML we hand to the template is what markdown-it escaped plus what we generate: heading
+anchors, web links with their addresses, inserts, and pictures checked and re-encoded by
+Pillow and embedded, so the renderer never opens a user's file itself.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+from urllib.parse import unquote, urlsplit
+
+from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
+from markdown_it.token import Token
+from PIL import Image, UnidentifiedImageError
+
+from ...render.confine import RefusedResource
+from ...render.images import ImageProblem, portrait_data_url
+from ...render.names import slug
+from ...render.templating import render_html
+from .inserts import INSERT_FENCE, insert_view
+from .source import BookletContext, ChapterFile, campaign_file, relative_path
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp")
+IMAGE_DPI = 150  # the size an image prints at when it is smaller than the text column
+MM_PER_INCH = 25.4
+
+
+def markdown() -> MarkdownIt:
+    """CommonMark plus tables, raw HTML off: ``<b>`` in a chapter prints as ``<b>``."""
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    default_fence = cast(RendererHTML, md.renderer).rules["fence"]
+
+    def fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+        token = tokens[idx]
+        if "insert" in token.meta:
+            return render_html("booklet/insert.html", {"insert": token.meta["insert"]})
+        result: str = default_fence(tokens, idx, options, env)
+        return result
+
+    md.add_render_rule("fence", fence)
+    return md
+
+
+def _plain(inline: Token) -> str:
+    """The words of a heading, without Markdown emphasis or code marks."""
+    words = [c.content for c in inline.children or [] if c.type in {"text", "code_inline"}]
+    return re.sub(r"\s+", " ", "".join(words)).strip()
+
+
+@dataclass
+class Heading:
+    level: int
+    text: str
+    id: str
+
+
+@dataclass
+class ParsedChapter:
+    file: ChapterFile
+    tokens: list[Token]
+    headings: list[Heading]
+
+
+def _unique_id(text: str, ids: set[str]) -> str:
+    """GitHub-like anchors (``## Pace`` -> ``#pace``), numbered when a title repeats."""
+    base = slug(text)
+    candidate, count = base, 1
+    while candidate in ids:
+        count += 1
+        candidate = f"{base}-{count}"
+    ids.add(candidate)
+    return candidate
+
+
+def parse_chapter(md: MarkdownIt, chapter: ChapterFile, ctx: BookletContext) -> ParsedChapter:
+    tokens = md.parse(chapter.text)
+    headings: list[Heading] = []
+    first_block = next((t for t in tokens if t.nesting >= 0 and t.level == 0), None)
+    if first_block is None or first_block.type != "heading_open" or first_block.tag != "h1":
+        first_line = first_block.map[0] + 1 if first_block is not None and first_block.map else 1
+        ctx.problem(
+            "a chapter begins with its title, a line such as '# Rolls'", chapter.shown, first_line
+        )
+    for index, token in enumerate(tokens):
+        if token.type != "heading_open":
+            continue
+        level = int(token.tag[1])
+        line = token.map[0] + 1 if token.map else None
+        if level == 1 and headings:
+            ctx.problem(
+                "one '# title' per chapter file; use '## ' for its sections", chapter.shown, line
+            )
+        text = _plain(tokens[index + 1]) or "untitled"
+        heading = Heading(level, text, _unique_id(text, ctx.ids))
+        token.attrSet("id", heading.id)
+        if level == 1:
+            token.attrSet("class", "chapter-title")
+        headings.append(heading)
+    return ParsedChapter(chapter, tokens, headings)
+
+
+def _image_url(src: str, chapter: ChapterFile, ctx: BookletContext) -> tuple[str, float]:
+    """The picture as an embedded JPEG and the width (mm) it prints at. Raises
+    ImageProblem with a message for the author."""
+    if not relative_path(src):
+        raise ImageProblem(
+            f"{src}: only pictures inside the campaign folder can be used, given relative to"
+            " the chapter (e.g. pictures/map.png)"
+        )
+    path = chapter.path.parent / unquote(urlsplit(src).path)
+    if path.suffix.lower() not in IMAGE_SUFFIXES:
+        raise ImageProblem(f"{src}: pictures must be PNG, JPEG or WebP files")
+    try:
+        real = campaign_file(path, ctx.booklet.root, src)
+    except RefusedResource as err:
+        raise ImageProblem(str(err)) from None
+    width_px, height_px = picture_size(real, src)
+    layout = ctx.layout
+    natural = width_px / IMAGE_DPI * MM_PER_INCH
+    width = min(layout.text_mm, natural)
+    height = width * height_px / max(width_px, 1)
+    tallest = layout.text_height_mm * 0.7  # leave room for a caption and a line or two
+    if height > tallest:
+        width, height = width * tallest / height, tallest
+    url = portrait_data_url(real, [ctx.booklet.root], (width, height), grey=ctx.options.ink_saver)
+    return url, width
+
+
+def picture_size(path: Path, name: str) -> tuple[int, int]:
+    """Width and height from the file's header (nothing decoded yet); the full checks and
+    the decoding happen in ``portrait_data_url``."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(path) as probe:
+                return probe.size
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise ImageProblem(f"{name} declares too many pixels (a decompression bomb?)") from None
+    except (UnidentifiedImageError, OSError):
+        raise ImageProblem(f"{name} is not a picture Pillow can read") from None
+
+
+_LINK_SCHEMES = {"http", "https", "mailto"}
+
+
+def check_inline(parsed: ParsedChapter, ctx: BookletContext) -> None:
+    """Links and images: internal links must reach a heading, web links stay (their address
+    is printed after them), other targets lose their link; pictures are embedded."""
+    file = parsed.file.shown
+    for token in parsed.tokens:
+        if token.type != "inline" or not token.children:
+            continue
+        line = token.map[0] + 1 if token.map else 1
+        closing: list[Token] = []
+        for child in token.children:
+            if child.type in {"softbreak", "hardbreak"}:
+                line += 1
+            elif child.type == "link_open":
+                href = str(child.attrGet("href") or "")
+                scheme = urlsplit(href).scheme.lower()
+                if href.startswith("#"):
+                    if unquote(href[1:]) not in ctx.ids:
+                        ctx.problem(
+                            f"the link {href} leads to no heading in this booklet", file, line
+                        )
+                    closing.append(child)
+                elif scheme in _LINK_SCHEMES:
+                    child.attrSet("class", "web")
+                    closing.append(child)
+                else:
+                    # A file of the campaign or an unknown scheme means nothing on paper.
+                    child.tag, child.attrs = "span", {}
+                    closing.append(child)
+            elif child.type == "link_close" and closing:
+                child.tag = closing.pop().tag
+            elif child.type == "image":
+                try:
+                    url, width = _image_url(str(child.attrGet("src") or ""), parsed.file, ctx)
+                except ImageProblem as err:
+                    ctx.problem(str(err), file, line)
+                    continue
+                child.attrSet("src", url)
+                child.attrSet("style", f"width: {width:.1f}mm")
+
+
+def mark_inserts(parsed: ParsedChapter, ctx: BookletContext) -> None:
+    for token in parsed.tokens:
+        if token.type == "fence" and token.info.strip().split(" ")[0] == INSERT_FENCE:
+            view = insert_view(token, ctx, parsed.file.shown)
+            # A failed insert renders as nothing: the build stops on the problem anyway.
+            token.meta["insert"] = view if view is not None else {"type": "none"}
