@@ -17,8 +17,9 @@ For deck and roster, each command runs on its own first:
   touched  the definitions file saved again unchanged: the stamp no longer matches, so
            the build loads everything and finds every card or page in the cache
   changed  one card (one NPC) edited: that card (that NPC's page) renders again
-and then touched and changed again with `scratchpress server start` running, the warm
-process that saves each command its imports and font loading.
+  watch    one card (one NPC) edited while `scratchpress build --watch` runs: the time from
+           saving the definitions file to the rebuilt PDF on disk (the warm process a GM who
+           rebuilds on every save uses; it keeps imports, fonts and templates loaded)
 
 The peers (Typst, headless Chromium, plain WeasyPrint) are measured by the harness in
 ../shared/peer-bench (see its README); run both in one session to compare like with like.
@@ -30,6 +31,7 @@ import argparse
 import os
 import resource
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -38,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-SCRATCHPRESS = [sys.executable, "-m", "generator"]
+SCRATCHPRESS = [sys.executable, "-m", "scratchpress"]
 
 
 def event_yaml(index: int, variant: str = "") -> str:
@@ -120,14 +122,56 @@ def median_of(runs: int, prepare: Any, args: list[str]) -> float:
     return statistics.median(times)
 
 
-def server(action: str) -> None:
-    subprocess.run([*SCRATCHPRESS, "server", action], capture_output=True, check=False)
+def _stamp(path: Path) -> tuple[int, int, int]:
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return (0, 0, 0)
+    return (info.st_mtime_ns, info.st_ino, info.st_size)
 
 
-def scenario(label: str, build: list[str], path: Path, edit: Any, runs: int) -> None:
-    """Cold, warm, touched and changed, alone and then with the warm server."""
+def watch_times(build: list[str], output: Path, change: Any, runs: int) -> list[float]:
+    """Save-to-file seconds for ``runs`` edits under one ``build --watch`` process."""
+    process = subprocess.Popen(
+        [*SCRATCHPRESS, *build, "--watch"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        bufsize=1,
+    )
+    assert process.stdout is not None
+    try:
+        for line in process.stdout:  # the first build, then the watcher is ready
+            if line.startswith("watching "):
+                break
+        time.sleep(0.5)  # let the watcher settle before the first save
+        times = []
+        for _ in range(runs):
+            before = _stamp(output)
+            started = time.perf_counter()
+            change()
+            while _stamp(output) == before:
+                if time.perf_counter() - started > 120:
+                    raise SystemExit("watch mode did not rewrite the output within 120 s")
+                time.sleep(0.002)
+            times.append(time.perf_counter() - started)
+            for line in process.stdout:  # wait for the summary: the build is over
+                if " documents" in line or " document," in line:
+                    break
+            time.sleep(0.3)
+        return times
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def scenario(label: str, build: list[str], path: Path, edit: Any, runs: int, output: Path) -> None:
+    """Cold, warm, touched and changed, each a process of its own; then one change saved
+    while ``build --watch`` runs, timed from the save to the PDF on disk."""
     out = Path(build[build.index("-o") + 1])
-    server("stop")
     counter = [0]
 
     def touch() -> None:
@@ -142,20 +186,14 @@ def scenario(label: str, build: list[str], path: Path, edit: Any, runs: int) -> 
     warm = median_of(runs, None, build)
     touched = median_of(runs, touch, build)
     changed = median_of(runs, change, build)
-    server("start")
-    try:
-        run(build)
-        served_touched = median_of(runs, touch, build)
-        served_changed = median_of(runs, change, build)
-    finally:
-        server("stop")
+    watched = watch_times(build, output, change, runs)
     print(
         f"{label}: cold {cold:.2f} s | warm {warm:.2f} s | touched {touched:.2f} s"
         f" | one changed {changed:.2f} s"
     )
     print(
-        f"{' ' * len(label)}  with the server: touched {served_touched:.2f} s"
-        f" | one changed {served_changed:.2f} s"
+        f"{' ' * len(label)}  --watch, one changed, save to file: median"
+        f" {statistics.median(watched):.2f} s (min {min(watched):.2f}, max {max(watched):.2f})"
     )
 
 
@@ -181,7 +219,7 @@ def bench_deck(work: Path, runs: int) -> None:
         old = "title: Bench Event 7\n" if version == 1 else f"title: Bench Event 7 v{version - 1}\n"
         events.write_text(text.replace(old, f"title: Bench Event 7 v{version}\n", 1), "utf-8")
 
-    scenario("deck 540 cards", build, events, edit, runs)
+    scenario("deck 540 cards", build, events, edit, runs, out / "resilience-events.pdf")
 
 
 def bench_roster(work: Path, runs: int) -> None:
@@ -196,7 +234,7 @@ def bench_roster(work: Path, runs: int) -> None:
         old = "NPC 0500," if version == 1 else f"NPC 0500 v{version - 1},"
         npcs.write_text(text.replace(old, f"NPC 0500 v{version},", 1), encoding="utf-8")
 
-    scenario("roster 1000 NPCs", build, npcs, edit, runs)
+    scenario("roster 1000 NPCs", build, npcs, edit, runs, out / "roster.pdf")
 
 
 def bench_memory(work: Path) -> None:

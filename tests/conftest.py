@@ -1,8 +1,10 @@
-"""Shared fixtures: the shared reference folder, the golden examples, campaign folders, the CLI.
+"""Shared fixtures: the golden examples, the shared reference folder, campaign folders, the CLI.
 
-The golden examples and the rule digest live in the shared reference folder beside the repo
-(``../shared``) or wherever ``SCRATCHPRESS_SHARED`` points. They are read at run time and
-never copied into the tests.
+The golden examples (the books' stat blocks: names and numbers, which are facts) live in
+``tests/golden/examples.json``, so a bare clone runs every rules test. The rule texts
+themselves and the full golden file with the books' notes live in the shared reference
+folder beside the repo (``../shared``) or wherever ``SCRATCHPRESS_SHARED`` points; only the
+few tests that need those texts skip without it, and they say why.
 """
 
 from __future__ import annotations
@@ -24,11 +26,10 @@ from scratchpress.cli.app import app
 from typer.testing import CliRunner, Result
 
 GOLDEN_FILE = Path("golden") / "examples.json"
+OUR_GOLDEN = Path(__file__).resolve().parent / GOLDEN_FILE
 
-# The tests' stamps, cache signing key and server sockets stay out of the developer's own
-# ~/.cache (and a developer's running server is not reached by the tests' commands).
+# The tests' stamps and cache signing key stay out of the developer's own ~/.cache.
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="scratchpress-tests-")
-os.environ["XDG_RUNTIME_DIR"] = os.environ["XDG_CACHE_HOME"]
 atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], ignore_errors=True)
 
 
@@ -39,17 +40,14 @@ def shared_location() -> Path:
 
 def _missing_reason(folder: Path) -> str:
     return (
-        f"shared reference folder with {GOLDEN_FILE} not found at {folder}; "
-        "put it beside the repo or set SCRATCHPRESS_SHARED to its location"
+        f"needs the rule texts' own words (shared reference folder with {GOLDEN_FILE}), "
+        f"not found at {folder}; put it beside the repo or set SCRATCHPRESS_SHARED"
     )
 
 
-def load_golden() -> list[dict[str, Any]] | None:
-    """The golden examples, or None when the shared folder is not here."""
-    file = shared_location() / GOLDEN_FILE
-    if not file.is_file():
-        return None
-    examples: list[dict[str, Any]] = json.loads(file.read_text(encoding="utf-8"))["examples"]
+def load_golden() -> list[dict[str, Any]]:
+    """The golden examples: our own copy, names and numbers only."""
+    examples: list[dict[str, Any]] = json.loads(OUR_GOLDEN.read_text(encoding="utf-8"))["examples"]
     return examples
 
 
@@ -58,18 +56,12 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "golden_example" not in metafunc.fixturenames:
         return
     examples = load_golden()
-    if examples is None:
-        metafunc.parametrize(
-            "golden_example",
-            [pytest.param(None, marks=pytest.mark.skip(reason=_missing_reason(shared_location())))],
-            ids=["no-shared-folder"],
-        )
-        return
     metafunc.parametrize("golden_example", examples, ids=[e["id"] for e in examples])
 
 
 @pytest.fixture(scope="session")
 def shared_dir() -> Path:
+    """The shared reference folder; tests that need the rule texts themselves skip without it."""
     folder = shared_location()
     if not (folder / GOLDEN_FILE).is_file():
         pytest.skip(_missing_reason(folder))
@@ -77,9 +69,17 @@ def shared_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
-def golden(shared_dir: Path) -> list[dict[str, Any]]:
+def shared_golden(shared_dir: Path) -> list[dict[str, Any]]:
+    """The full golden file, notes and descriptions included (the books' own words)."""
+    data = json.loads((shared_dir / GOLDEN_FILE).read_text(encoding="utf-8"))
+    examples: list[dict[str, Any]] = data["examples"]
+    return examples
+
+
+@pytest.fixture(scope="session")
+def golden() -> list[dict[str, Any]]:
     examples = load_golden()
-    assert examples, f"no examples in {shared_dir / GOLDEN_FILE}"
+    assert examples, f"no examples in {OUR_GOLDEN}"
     return examples
 
 
@@ -133,7 +133,7 @@ def scratchpress_process(
     *args: str, cwd: Path, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     """Run ``scratchpress ARGS`` as its own process, through the real entry point (stamps
-    and the warm server are only reached that way; CliRunner calls the CLI directly)."""
+    are only reached that way; CliRunner calls the CLI directly)."""
     return subprocess.run(
         [sys.executable, "-m", "scratchpress", *args],
         cwd=cwd,

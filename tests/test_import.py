@@ -34,8 +34,8 @@ def _shared_dir() -> Path:
     folder = Path(configured) if configured else Path(__file__).resolve().parents[2] / "shared"
     if not (folder / "seeds").is_dir() or not (folder / "golden" / "examples.json").is_file():
         pytest.skip(
-            f"shared reference folder not found at {folder} (needs seeds/ and "
-            "golden/examples.json); set SCRATCHPRESS_SHARED to its location"
+            f"imports the rule texts themselves: shared reference folder with seeds/ and "
+            f"golden/examples.json not found at {folder}; set SCRATCHPRESS_SHARED to it"
         )
     return folder
 

@@ -1,6 +1,6 @@
 """Every example stat block of the books, reproduced by a named ruleset (RULES.md §3, §7, §9, §14).
 
-The examples are read from the shared golden file at run time. Blocks with an agility,
+The examples are read from ``tests/golden/examples.json`` (names and numbers only). Blocks with an agility,
 intelligence and strength header are reproduced by the ``early`` ruleset (A1, I1, S2) and,
 for agility and intelligence, by ``current`` too; ``current`` strength is S4, which gives
 other numbers (RULES.md I-1). Single-defense blocks are reproduced by ``classic`` (D1).
@@ -12,9 +12,9 @@ source and asserts it is the *only* number of that block that differs.
 
 from __future__ import annotations
 
+import json
 import re
 import textwrap
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -453,15 +453,46 @@ def test_check_finds_only_the_psikosys_misprint_in_the_defense_blocks_and_vehicl
     assert result.exit_code == 1
 
 
-def test_golden_campaign_text_has_no_seed_sentences(golden: list[dict[str, Any]]) -> None:
+def test_golden_campaign_text_has_no_seed_sentences(
+    golden: list[dict[str, Any]], shared_golden: list[dict[str, Any]]
+) -> None:
     """The campaign written above holds names and numbers only, never the books' notes."""
     text = golden_campaign_yaml(golden, "ais") + golden_campaign_yaml(golden, "defense")
-    for example in golden:
+    for example in shared_golden:
         for note in example["notes"].values():
             assert note not in text
         if example["description"]:
             assert example["description"] not in textwrap.dedent(text)
 
 
-def test_shared_dir_holds_the_golden_file(shared_dir: Path) -> None:
-    assert (shared_dir / "golden" / "examples.json").is_file()
+def test_our_golden_copy_holds_no_prose_from_the_books(
+    golden: list[dict[str, Any]], shared_golden: list[dict[str, Any]]
+) -> None:
+    ours = json.dumps(golden)
+    for example in shared_golden:
+        for note in example["notes"].values():
+            assert note not in ours
+        if example["description"]:
+            assert json.dumps(example["description"]) not in ours
+
+
+def test_our_golden_copy_agrees_with_the_shared_golden_file(
+    golden: list[dict[str, Any]], shared_golden: list[dict[str, Any]]
+) -> None:
+    """Every fact we keep is the shared file's, so the two cannot drift apart unnoticed."""
+    shared = {e["id"]: e for e in shared_golden}
+    assert [e["id"] for e in golden] == list(shared)
+    for example in golden:
+        source = shared[example["id"]]
+        for key in ("kind", "name", "abilities", "crew", "printed", "count", "minion_of"):
+            assert example.get(key) == source.get(key), (example["id"], key)
+        for key in ("stated_build", "narrative"):
+            for field, value in example.get(key, {}).items():
+                assert source[key][field] == value, (example["id"], key, field)
+
+
+def test_the_golden_copy_has_every_kind_of_example(golden: list[dict[str, Any]]) -> None:
+    """A bare clone runs the whole rules suite: 27 blocks, every kind the books print."""
+    kinds = {e["kind"] for e in golden}
+    assert len(golden) == 27
+    assert kinds == {"character", "minion", "vehicle", "community"}

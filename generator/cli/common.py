@@ -14,7 +14,11 @@ from ..rules.rulesets import RULESETS
 from ..statblocks import Computed, compute_campaign
 
 PathsArg = Annotated[
-    list[Path], typer.Argument(help="Definition files or campaign folders.", show_default=False)
+    list[Path] | None,
+    typer.Argument(
+        help="Definition files or campaign folders (default: the bundled example campaign).",
+        show_default=False,
+    ),
 ]
 RulesOpt = Annotated[
     str | None,
@@ -51,9 +55,21 @@ def blocking_errors(computed: Computed) -> list[Problem]:
     return [p for p in computed.errors if "printed" not in (p.field or "").split(".")]
 
 
-def load(paths: list[Path], rules: str | None) -> tuple[Campaign, Computed]:
+def campaign_paths(paths: list[Path] | None) -> list[Path]:
+    """The paths given, or the bundled example campaign, said in one line on stderr (so a
+    GM who forgot the folder does not mistake the example's numbers for their own)."""
+    if paths:
+        return paths
+    from ..resources import examples_dir
+
+    typer.echo("no campaign given: using the bundled example campaign", err=True)
+    return [examples_dir()]
+
+
+def load(paths: list[Path] | None, rules: str | None) -> tuple[Campaign, Computed]:
     """Load and compute, turning every input problem into a clean exit 1."""
     _check_rules(rules)
+    paths = campaign_paths(paths)
     try:
         campaign = load_campaign(paths, rules)
     except InputError as err:

@@ -1,0 +1,226 @@
+"""The package as strangers meet it: its import name, its layers, no import cycles, nothing
+POSIX-only at module level, and a command that still runs beside a package named
+``generator`` (the folder's name, which PyPI gives to somebody else's project).
+"""
+
+from __future__ import annotations
+
+import ast
+import graphlib
+import importlib.metadata
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import scratchpress
+from conftest import scratchpress_process
+from scratchpress.render import pool
+from scratchpress.render.pool import Job, run_jobs
+
+PACKAGE = Path(scratchpress.__file__).resolve().parent
+NAME = "scratchpress"
+POSIX_ONLY = {"resource", "fcntl", "pwd", "grp", "termios", "posix"}
+
+
+def _modules() -> dict[str, Path]:
+    """Every module of the package under its import name."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(PACKAGE).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join([NAME, *parts])] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _is_package(module: str) -> bool:
+    return MODULES[module].name == "__init__.py"
+
+
+def _type_checking_only(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
+    while node in parents:
+        node = parents[node]
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            return True
+    return False
+
+
+def _imports(module: str) -> Iterator[tuple[str, int, bool]]:
+    """(imported module, line, at module level) for every import that runs, lazy ones
+    inside functions included; imports only a type checker sees are left out."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    here = module if _is_package(module) else module.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Import | ast.ImportFrom) or _type_checking_only(node, parents):
+            continue
+        top = parents.get(node) is tree
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, node.lineno, top
+            continue
+        base = node.module or ""
+        if node.level:
+            anchor = here.split(".")[: len(here.split(".")) - node.level + 1]
+            base = ".".join([*anchor, *([base] if base else [])])
+        for alias in node.names:
+            submodule = f"{base}.{alias.name}"
+            yield (submodule if submodule in MODULES else base), node.lineno, top
+
+
+def _ancestors(module: str) -> list[str]:
+    parts = module.split(".")
+    return [".".join(parts[:n]) for n in range(1, len(parts))]
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Which of our modules each module imports, directly or by importing a submodule of a
+    package (which runs the package's ``__init__`` first)."""
+    graph: dict[str, set[str]] = {}
+    for module in MODULES:
+        edges = graph.setdefault(module, set())
+        own = set(_ancestors(module))
+        for target, _, _ in _imports(module):
+            if target not in MODULES or target == module:
+                continue
+            edges.add(target)
+            edges.update(a for a in _ancestors(target) if a in MODULES and a not in own | {module})
+    return graph
+
+
+def test_the_import_name_is_scratchpress_and_its_version_is_the_distributions() -> None:
+    assert scratchpress.__name__ == "scratchpress"
+    assert scratchpress.__version__ == importlib.metadata.version("scratchpress")
+    assert "scratchpress.cli" in MODULES and "scratchpress.npcs" in MODULES
+
+
+def test_nothing_in_the_package_imports_in_a_circle() -> None:
+    graph = import_graph()
+    # The graph sees lazy imports too: build's CLI module imports the orchestrator in a function.
+    assert "scratchpress.build" in graph["scratchpress.cli.build"]
+    assert "scratchpress.cli.build" in graph["scratchpress.cli.app"]
+    try:
+        tuple(graphlib.TopologicalSorter(graph).static_order())
+    except graphlib.CycleError as err:
+        pytest.fail(f"import cycle: {' -> '.join(err.args[1])}")
+
+
+def test_the_cycle_check_sees_a_cycle() -> None:
+    """The check above must be able to fail: a two-module loop is caught."""
+    with pytest.raises(graphlib.CycleError):
+        tuple(graphlib.TopologicalSorter({"a": {"b"}, "b": {"a"}}).static_order())
+
+
+def test_the_rules_are_pure_and_import_nothing_above_them() -> None:
+    io_modules = {"os", "pathlib", "io", "subprocess", "socket", "shutil", "tempfile", "open"}
+    for module in (m for m in MODULES if m.startswith(f"{NAME}.rules")):
+        for target, line, _ in _imports(module):
+            where = f"{MODULES[module].name}:{line}"
+            assert target.split(".")[0] not in io_modules, f"{where} imports {target}"
+            if target.startswith(f"{NAME}."):
+                assert target.startswith(f"{NAME}.rules"), f"{where} imports {target}"
+
+
+def test_only_the_command_line_knows_typer_and_nothing_imports_the_command_line() -> None:
+    for module in MODULES:
+        in_cli = module.startswith(f"{NAME}.cli") or module == f"{NAME}.__main__"
+        for target, line, _ in _imports(module):
+            if in_cli:
+                continue
+            where = f"{MODULES[module].name}:{line}"
+            assert target.split(".")[0] != "typer", f"{where} imports typer"
+            assert not target.startswith(f"{NAME}.cli"), f"{where} imports {target}"
+
+
+def test_nothing_posix_only_is_imported_at_module_level() -> None:
+    for module in MODULES:
+        for target, line, top in _imports(module):
+            if top:
+                assert target not in POSIX_ONLY, f"{MODULES[module]}:{line} imports {target}"
+
+
+def test_the_command_runs_beside_a_package_named_generator(tmp_path: Path) -> None:
+    """A folder called ``generator`` on PYTHONPATH (somebody's own project, or the PyPI
+    package of that name) must not be what the command imports."""
+    impostor = tmp_path / "generator"
+    impostor.mkdir()
+    (impostor / "__init__.py").write_text("raise ImportError('the wrong generator package')\n")
+    (impostor / "cli.py").write_text("raise SystemExit('the wrong generator.cli')\n")
+    env = {
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))
+    }
+    script = Path(sys.executable).with_name("scratchpress")
+    assert script.is_file(), "the console script is installed beside this Python"
+    version = subprocess.run(
+        [str(script), "--version"],
+        cwd=tmp_path,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert version.returncode == 0, version.stderr
+    assert version.stdout.strip() == f"scratchpress {scratchpress.__version__}"
+    from scratchpress.resources import examples_dir
+
+    example = scratchpress_process("stats", str(examples_dir()), cwd=tmp_path, env=env)
+    assert example.returncode == 0, example.stderr
+    assert "Teodora Vance" in example.stdout
+    assert "wrong generator" not in example.stderr + version.stderr
+
+
+def _tiny_job() -> Job:
+    from scratchpress.resources import fonts_dir, templates_dir
+
+    html = "<html><body><p>Initiative</p></body></html>"
+    return Job("tiny", html, templates_dir(), (templates_dir(), fonts_dir()))
+
+
+def test_without_fork_or_resource_workers_are_spawned_and_the_limits_note_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Windows has neither ``fork`` nor ``resource``: rendering still works, in spawned
+    workers, and the build says in one line that the memory limit is off."""
+    monkeypatch.setitem(sys.modules, "resource", None)  # `import resource` now fails
+    monkeypatch.setattr(pool.multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    started: list[str] = []
+    real = pool.multiprocessing.get_context
+
+    def context(method: str | None = None) -> object:
+        started.append(str(method))
+        return real(method)
+
+    monkeypatch.setattr(pool.multiprocessing, "get_context", context)
+    [outcome] = list(run_jobs([_tiny_job()], workers=2))
+    assert outcome.error is None and outcome.pages == 1
+    assert started == ["spawn"]
+    note = pool.limits_note(2)
+    assert note is not None and note.startswith("note: this platform has no resource limits")
+    assert "\n" not in note
+    assert pool.limits_note(1) is None  # --jobs 1 renders in-process on purpose
+
+
+def test_with_fork_and_resource_no_note_is_printed() -> None:
+    if "fork" not in pool.multiprocessing.get_all_start_methods():
+        pytest.skip("this platform cannot fork")
+    assert pool.limits_note(2) is None
+
+
+def test_a_build_without_resource_limits_prints_the_note_once(
+    monkeypatch: pytest.MonkeyPatch, cli: object, tmp_path: Path
+) -> None:
+    monkeypatch.setitem(sys.modules, "resource", None)
+    from scratchpress.resources import examples_dir
+
+    result = cli("build", examples_dir(), "-o", tmp_path / "out", "--only", "carry", "-j", "2")  # type: ignore[operator]
+    assert result.exit_code == 0, result.stderr
+    notes = [line for line in result.stderr.splitlines() if line.startswith("note: ")]
+    assert len(notes) == 1 and "no resource limits" in notes[0]
+    assert (tmp_path / "out" / "carry-table.pdf").is_file()
