@@ -76,7 +76,7 @@ def test_a_theme_stylesheet_rerenders_only_what_uses_it(campaign: Path, tmp_path
     out = tmp_path / "out"
     _build(campaign, out)
     theme = campaign / "theme" / "community"
-    shutil.copytree(Path(__file__).parents[1] / "templates" / "community", theme)
+    shutil.copytree(Path(__file__).parents[2] / "templates" / "community", theme)
     css = theme / "community.css"
     css.write_text(css.read_text() + "\n/* a GM's tweak */ h1 { letter-spacing: 0.2em; }\n")
     rendered = {name for name, again in _build(campaign, out).items() if again}
@@ -96,7 +96,7 @@ def test_a_font_change_rerenders_everything(
     out = tmp_path / "out"
     _build(campaign, out)
     fonts = tmp_path / "fonts"
-    shutil.copytree(Path(__file__).parents[1] / "fonts", fonts)
+    shutil.copytree(Path(__file__).parents[2] / "fonts", fonts)
     (fonts / "extra.txt").write_text("a new font file changes the fonts digest")
     monkeypatch.setattr(cache_module, "fonts_dir", lambda: fonts)
     cache_module._fonts_digest.cache_clear()

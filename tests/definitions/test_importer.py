@@ -31,7 +31,7 @@ BASIC_RULES_WIKI = "scratch-basic-rules-2011-06-22.txt"
 
 def _shared_dir() -> Path:
     configured = os.environ.get("SCRATCHPRESS_SHARED")
-    folder = Path(configured) if configured else Path(__file__).resolve().parents[2] / "shared"
+    folder = Path(configured) if configured else Path(__file__).resolve().parents[3] / "shared"
     if not (folder / "seeds").is_dir() or not (folder / "golden" / "examples.json").is_file():
         pytest.skip(
             f"imports the rule texts themselves: shared reference folder with seeds/ and "

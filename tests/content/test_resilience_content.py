@@ -22,7 +22,7 @@ from scratchpress.definitions.resilience_models import (
     word_count,
 )
 
-CONTENT = Path(__file__).resolve().parents[1] / "generator" / "content" / "resilience"
+CONTENT = Path(__file__).resolve().parents[2] / "generator" / "content" / "resilience"
 
 CAREER_NAMES = [
     "Farmer",
