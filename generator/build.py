@@ -9,7 +9,9 @@ put together with pikepdf, so an edit re-renders only the card or page it touche
 
 from __future__ import annotations
 
+import contextlib
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,11 +20,13 @@ from typing import Any
 from jinja2 import TemplateError, TemplateSyntaxError
 
 from .definitions.campaign import Campaign, display_path
+from .definitions.yamlsafe import ParseMemo
 from .documents.base import BuildOptions, Document
 from .documents.registry import KINDS, maker
 from .problems import Problem
 from .render.cache import RenderCache, cache_key
 from .render.files import clean_stale_temps, write_atomic
+from .render.impose import Imposer
 from .render.lint import missing_glyphs
 from .render.manifest import Manifest
 from .render.pool import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, Job, Outcome, limits_note, run_jobs
@@ -32,6 +36,7 @@ from .resources import fonts_dir, templates_dir
 from .statblocks import Computed
 
 CARD_KINDS = {"events", "careers"}  # decks whose layout is measured card by card
+WARM_UP_SECONDS = 3.0  # how long `build --watch` may spend warming its renderer, once
 
 
 @dataclass(frozen=True)
@@ -63,6 +68,45 @@ class BuildReport:
     @property
     def from_cache(self) -> int:
         return sum(1 for w in self.written if w.cached)
+
+
+@dataclass
+class BuildSession:
+    """What ``build --watch`` keeps from one build to the next in its one process: cache
+    entries already checked, each deck's imposer with its sources open, the last parse of
+    each definitions file, and whether the renderer has been warmed. A plain build has none
+    and keeps nothing."""
+
+    memory: dict[str, Any] = field(default_factory=dict)
+    imposers: dict[str, Imposer] = field(default_factory=dict)
+    parse: ParseMemo = field(default_factory=ParseMemo)
+    warm: bool = False
+
+    def imposer(self, stem: str) -> Imposer:
+        if stem not in self.imposers:
+            self.imposers[stem] = Imposer()
+        return self.imposers[stem]
+
+    def warm_up(self, jobs: list[Job]) -> None:
+        """Once, render in this process the smallest job of each kind just rendered: later
+        workers fork from a parent whose fonts, shaping and style caches are warm, which
+        halves the time one edited card takes. Each job already rendered within its limits
+        in a worker, so it is known to finish; warming stops after a few seconds."""
+        if self.warm or not jobs:
+            return
+        self.warm = True
+        from .render import engine
+
+        smallest: dict[str, Job] = {}
+        for job in jobs:
+            if job.kind not in smallest or len(job.html) < len(smallest[job.kind].html):
+                smallest[job.kind] = job
+        started = time.monotonic()
+        for job in sorted(smallest.values(), key=lambda job: len(job.html)):
+            if time.monotonic() - started > WARM_UP_SECONDS:
+                break
+            with contextlib.suppress(Exception):
+                engine.render_pdf(job.html, job.base_dir, list(job.roots))
 
 
 @dataclass(frozen=True)
@@ -176,6 +220,7 @@ def build(
     force: bool = False,
     settings: BuildSettings | None = None,
     on_rendered: Callable[[int, int], None] | None = None,
+    session: BuildSession | None = None,
 ) -> BuildReport:
     settings = settings or BuildSettings(force=force)
     force = force or settings.force
@@ -183,7 +228,9 @@ def build(
     out_dir.mkdir(parents=True, exist_ok=True)
     clean_stale_temps(out_dir)
     manifest = Manifest(out_dir)
-    render_cache = RenderCache(out_dir, enabled=settings.use_cache)
+    render_cache = RenderCache(
+        out_dir, enabled=settings.use_cache, memory=session.memory if session else None
+    )
     roots = tuple(allowed_roots(campaign))
 
     try:
@@ -277,6 +324,7 @@ def build(
                     roots,
                     document.kind in CARD_KINDS,
                     document.pdf_variant,
+                    document.kind,
                 )
             )
 
@@ -300,7 +348,8 @@ def build(
         units_done[outcome.key] = outcome
     for plan in plans:
         try:
-            outcome = assemble(plan, units_done, render_cache)
+            imposer = session.imposer(plan.document.stem) if session else None
+            outcome = assemble(plan, units_done, render_cache, imposer)
         except Exception as err:  # a unit PDF pikepdf cannot read: say so, build the rest
             outcome = Outcome(plan.key, error=f"could not be imposed: {type(err).__name__}: {err}")
         outcomes[plan.key] = outcome
@@ -346,7 +395,19 @@ def build(
     manifest.save()
     if render_cache.enabled:
         render_cache.prune()
+        render_cache.forget_unused()
+    if session is not None:
+        finished = {**outcomes, **units_done}
+        session.warm_up(
+            [
+                job
+                for job in jobs
+                if (result := finished.get(job.key)) is not None
+                and result.error is None
+                and not result.refused
+            ]
+        )
     return report
 
 
-__all__ = ["BuildOptions", "BuildReport", "BuildSettings", "build", "display_path"]
+__all__ = ["BuildOptions", "BuildReport", "BuildSession", "BuildSettings", "build", "display_path"]

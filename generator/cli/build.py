@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -150,6 +151,7 @@ class _BuildRun:
     ) -> None:
         self.folder, self.out_dir, self.kinds, self.rules = folder, out_dir, kinds, rules
         self.options_for, self.settings, self.strict, self.png = options_for, settings, strict, png
+        self.session: Any = None  # kept between builds by watch()
 
     def once(self) -> int:
         """Build; returns the exit code (0 fine, 1 input errors or a partly failed build)."""
@@ -166,7 +168,8 @@ class _BuildRun:
             said[err].append(text)
 
         try:
-            loaded, computed = load([self.folder], self.rules)
+            memo = self.session.parse if self.session is not None else None
+            loaded, computed = load([self.folder], self.rules, memo)
         except typer.Exit as stop:
             return int(stop.exit_code or 1)
         blocking = blocking_errors(computed)
@@ -186,6 +189,7 @@ class _BuildRun:
                     self.out_dir,
                     self.kinds,
                     settings=self.settings,
+                    session=self.session,
                     progress=lambda w: typer.echo(
                         f"wrote {w.path} ({plural(w.pages, 'page')}"
                         + (", unchanged)" if w.cached else ")")
@@ -250,20 +254,29 @@ class _BuildRun:
         return 0
 
     def watch(self) -> None:
+        """Build, then build again on every save, in this one warm process: the libraries
+        stay imported, the fonts and templates loaded, checked cache entries in memory and
+        every deck's imposer open (``BuildSession``), so an edited card is rewritten in a
+        fraction of a second. Nothing here listens to anyone but the file system."""
         from watchfiles import watch
 
+        from ..build import BuildSession
         from ..resources import templates_dir
+
+        self.session = BuildSession()
+        output = str(self.out_dir.resolve())
+
+        def wanted(_: object, path: str) -> bool:
+            # Our own output (the folder may sit inside the campaign) must not trigger a
+            # build, or every build would start the next.
+            inside_output = path == output or path.startswith(output + os.sep)
+            return not inside_output and ".scratchpress" not in path and not path.endswith(".pdf")
 
         self.once()
         typer.echo(f"watching {self.folder} for changes (Ctrl-C to stop)")
         try:
-            for _changes in watch(
-                self.folder,
-                templates_dir(),
-                watch_filter=lambda _, path: (
-                    ".scratchpress" not in path and not path.endswith(".pdf")
-                ),
-            ):
+            # 20 ms of quiet after a save before building (watchfiles waits 50 ms by default).
+            for _changes in watch(self.folder, templates_dir(), watch_filter=wanted, step=20):
                 self.once()
         except KeyboardInterrupt:
             return

@@ -9,6 +9,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from ..definitions.campaign import Campaign, load_campaign
+from ..definitions.yamlsafe import ParseMemo
 from ..problems import InputError, Problem
 from ..rules.rulesets import RULESETS
 from ..statblocks import Computed, compute_campaign
@@ -66,12 +67,14 @@ def campaign_paths(paths: list[Path] | None) -> list[Path]:
     return [examples_dir()]
 
 
-def load(paths: list[Path] | None, rules: str | None) -> tuple[Campaign, Computed]:
+def load(
+    paths: list[Path] | None, rules: str | None, memo: ParseMemo | None = None
+) -> tuple[Campaign, Computed]:
     """Load and compute, turning every input problem into a clean exit 1."""
     _check_rules(rules)
     paths = campaign_paths(paths)
     try:
-        campaign = load_campaign(paths, rules)
+        campaign = load_campaign(paths, rules, memo)
     except InputError as err:
         fail(err.problems)
     return campaign, compute_campaign(campaign)

@@ -32,8 +32,8 @@ from .models import (
     Settings,
     VehicleDef,
 )
+from .yamlsafe import ParseMemo, load_yaml
 from .yamlsafe import Path as DataPath
-from .yamlsafe import load_yaml
 
 _MODEL_NAMES: set[str] = {
     name
@@ -345,7 +345,9 @@ def read_text_capped(path: Path, cap: int = MAX_FILE_BYTES) -> str:
     return data.decode("utf-8")
 
 
-def load_file(path: Path, campaign: Campaign, problems: list[Problem]) -> None:
+def load_file(
+    path: Path, campaign: Campaign, problems: list[Problem], memo: ParseMemo | None = None
+) -> None:
     shown = display_path(path)
     try:
         text = read_text_capped(path)
@@ -359,7 +361,7 @@ def load_file(path: Path, campaign: Campaign, problems: list[Problem]) -> None:
         problems.append(Problem(f"cannot read: {err.strerror}", shown))
         return
     try:
-        data, positions = load_yaml(text, shown)
+        data, positions = load_yaml(text, shown, memo)
     except InputError as err:
         problems.extend(err.problems)
         return
@@ -484,8 +486,11 @@ def campaign_files(paths: list[Path]) -> tuple[Path | None, list[Path]]:
     return root, files
 
 
-def load_campaign(paths: list[Path], rules: str | None = None) -> Campaign:
-    """Read and validate; raises InputError listing every problem found."""
+def load_campaign(
+    paths: list[Path], rules: str | None = None, memo: ParseMemo | None = None
+) -> Campaign:
+    """Read and validate; raises InputError listing every problem found. ``memo`` keeps
+    each file's parse for the next load (``build --watch``)."""
     problems: list[Problem] = []
     for path in paths:
         if not path.exists():
@@ -503,7 +508,7 @@ def load_campaign(paths: list[Path], rules: str | None = None) -> Campaign:
                 Problem("a link to a file outside the campaign folder; refused", display_path(file))
             )
             continue
-        load_file(file, campaign, problems)
+        load_file(file, campaign, problems, memo)
     if problems:
         raise InputError(problems)
     return campaign

@@ -19,6 +19,8 @@ the text the author wrote: where a definition expects text, ``name: 007`` is ``"
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Any
 
 import yaml
@@ -117,9 +119,10 @@ _COLLECTIONS = {
 _ENDS = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
 
 
-def _compose(text: str) -> Node | None:
+def _compose(text: str, anchored: list[bool] | None = None) -> Node | None:
     """The node graph of a one-document stream, composed from parser events with a stack.
-    Aliases share their anchor's node; the builder counts each expansion."""
+    Aliases share their anchor's node; the builder counts each expansion. ``anchored``,
+    when given, learns whether the text used any anchor."""
     root: Node | None = None
     stack: list[Node] = []
     pending_keys: list[Node | None] = []
@@ -174,6 +177,8 @@ def _compose(text: str) -> Node | None:
                 raise _TooBig(f"nested more than {MAX_DEPTH} levels deep; refused", line)
             stack.append(node)
             pending_keys.append(None)
+    if anchored is not None:
+        anchored.append(bool(anchors))
     return root
 
 
@@ -262,10 +267,11 @@ def _number(text: str, kind: str) -> YamlInt | YamlFloat | None:
         return None
 
 
-def load_yaml(text: str, filename: str) -> tuple[Any, dict[Path, int]]:
-    """Parse one YAML document into plain data and a map from value path to line number."""
+def _load(text: str, filename: str) -> tuple[Any, dict[Path, int], int, bool]:
+    """Data, positions, the number of values built and whether anchors were used."""
+    anchored: list[bool] = []
     try:
-        node = _compose(text)
+        node = _compose(text, anchored)
     except _TooBig as err:
         raise InputError([Problem(err.message, filename, err.line)]) from None
     except yaml.MarkedYAMLError as err:
@@ -278,7 +284,169 @@ def load_yaml(text: str, filename: str) -> tuple[Any, dict[Path, int]]:
     except yaml.YAMLError as err:
         raise InputError([Problem(f"YAML error: {err}", filename)]) from None
     if node is None:
-        return None, {}
+        return None, {}, 0, False
     builder = _Builder(filename)
     data = builder.build(node, ())
-    return data, builder.positions
+    return data, builder.positions, builder.nodes, anchored[0]
+
+
+def load_yaml(
+    text: str, filename: str, memo: ParseMemo | None = None
+) -> tuple[Any, dict[Path, int]]:
+    """Parse one YAML document into plain data and a map from value path to line number.
+
+    With ``memo`` (kept by ``build --watch``), a file whose edit stays inside one entry of
+    a top-level list re-parses only that entry; anything else is parsed whole."""
+    if memo is not None:
+        spliced = memo.splice(text, filename)
+        if spliced is not None:
+            return spliced
+    data, positions, nodes, anchored = _load(text, filename)
+    if memo is not None:
+        memo.remember(filename, _Parsed(text, data, positions, nodes, anchored))
+    return data, positions
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    text: str
+    data: Any
+    positions: dict[Path, int]
+    nodes: int
+    anchored: bool
+
+
+_ITEM = re.compile(r"( *)- ")
+
+
+class ParseMemo:
+    """The last parse of each file, so that an edit inside one entry of a top-level list
+    (one event of a 500-event file) is parsed alone and put back in its place.
+
+    Splicing is refused, and the whole file parsed, whenever the two could differ: the file
+    used anchors, the changed lines reach past the entry, a line of the entry is indented
+    less than its own ``-`` item or holds a tab, or the entry does not parse on its own to
+    exactly one item. A parse error is always reported by the whole-file parse, with its
+    real line number."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, _Parsed] = {}
+
+    def remember(self, filename: str, parsed: _Parsed) -> None:
+        self.files[filename] = parsed
+
+    def splice(self, text: str, filename: str) -> tuple[Any, dict[Path, int]] | None:
+        prev = self.files.get(filename)
+        if prev is None or prev.anchored or not isinstance(prev.data, dict):
+            return None
+        if prev.text == text:
+            return prev.data, prev.positions
+        if not (prev.text.endswith("\n") and text.endswith("\n")) or _OTHER_BREAKS.search(text):
+            return None
+        old, new = _lines(prev.text), _lines(text)
+        first, last = _unchanged_lines(prev.text, text)
+        span = _entry_span(prev, first, len(old) - last, len(old))
+        if span is None:
+            return None
+        section, index, start, end = span
+        delta = len(new) - len(old)
+        lines = new[start : end + delta]
+        if not _self_contained(lines, old[start]):
+            return None
+        try:
+            data, positions, nodes, anchored = _load("".join(lines), filename)
+        except InputError:
+            return None
+        if (
+            anchored
+            or not isinstance(data, list)
+            or len(data) != 1
+            or prev.nodes + nodes > MAX_NODES
+        ):
+            return None
+        merged = dict(prev.data)
+        merged[section] = list(prev.data[section])
+        merged[section][index] = data[0]
+        moved: dict[Path, int] = {}
+        for path, line in prev.positions.items():
+            if path[:2] == (section, index):
+                continue
+            moved[path] = line + delta if line > end else line
+        for path, line in positions.items():
+            if path and path[0] == 0:
+                moved[(section, index, *path[1:])] = line + start
+        parsed = _Parsed(text, merged, moved, prev.nodes + nodes, False)
+        self.files[filename] = parsed
+        return merged, moved
+
+
+# Line breaks libyaml counts besides "\n": with any of them, lines are not what we count.
+_OTHER_BREAKS = re.compile("[\r\x85\u2028\u2029]")
+
+
+def _lines(text: str) -> list[str]:
+    return [line + "\n" for line in text.split("\n")[:-1]]
+
+
+def _unchanged_lines(old: str, new: str) -> tuple[int, int]:
+    """How many whole lines two texts share at their start, and at their end (the two
+    never overlapping). Found by comparing slices, not line by line: a 500-event file is
+    compared in a few C-level comparisons."""
+    start = _common_prefix(old, new)
+    start = old.rfind("\n", 0, start) + 1  # back to the start of the first changed line
+    end = min(_common_prefix(old[::-1], new[::-1]), len(old) - start, len(new) - start)
+    first = old.count("\n", 0, start)
+    last = old.count("\n", len(old) - end)
+    for text in (old, new):
+        begins_line = end == len(text) or text[len(text) - end - 1] == "\n"
+        if not begins_line and last:
+            last -= 1
+            break
+    return first, min(last, old.count("\n") - first, new.count("\n") - first)
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """Length of the longest common prefix, by halving: each step one C comparison."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _entry_span(
+    prev: _Parsed, first: int, stop: int, total: int
+) -> tuple[str, int, int, int] | None:
+    """(section, index, start, end) of the top-level list entry whose lines [start, end)
+    (0-based) hold every changed line [first, stop), or None."""
+    starts: list[tuple[int, str, int | None]] = []  # (0-based line, section, index)
+    for path, line in prev.positions.items():
+        if len(path) == 1:
+            starts.append((line - 1, str(path[0]), None))
+        elif len(path) == 2 and isinstance(path[1], int):
+            starts.append((line - 1, str(path[0]), path[1]))
+    starts.sort(key=lambda s: (s[0], s[2] is not None))
+    for n, (line, section, index) in enumerate(starts):
+        if index is None or not isinstance(prev.data.get(section), list):
+            continue
+        end = starts[n + 1][0] if n + 1 < len(starts) else total
+        if line <= first and stop <= end and first < end:
+            return section, index, line, end
+    return None
+
+
+def _self_contained(lines: list[str], old_first: str) -> bool:
+    """Whether the entry's lines are one block sequence item, indented as before."""
+    if not lines:
+        return False
+    item, was = _ITEM.match(lines[0]), _ITEM.match(old_first)
+    if item is None or was is None or item.group(1) != was.group(1):
+        return False
+    inner = " " * (len(item.group(1)) + 2)
+    for line in lines:
+        if "\t" in line:
+            return False
+    return all(not line.strip() or line.startswith(inner) for line in lines[1:])

@@ -100,16 +100,32 @@ def _mac(key: str, sha: str) -> str:
 
 
 class RenderCache:
-    def __init__(self, folder: Path, enabled: bool = True) -> None:
+    """Signed entries in the output folder; ``memory`` (kept by ``build --watch`` from one
+    build to the next) holds entries already checked or written by this process, so a
+    rebuild does not read and check hundreds of files again."""
+
+    def __init__(
+        self, folder: Path, enabled: bool = True, memory: dict[str, Any] | None = None
+    ) -> None:
         self.folder = folder / CACHE_DIR
         self.enabled = enabled
         self.hits = 0
         self.misses = 0
         self.used: set[str] = set()  # keys this build read or wrote: never pruned
+        self.memory = memory if memory is not None and enabled else None
+
+    def _remember(self, key: str, value: Any) -> None:
+        if self.memory is not None:
+            self.memory[key] = value
 
     def get(self, key: str) -> tuple[bytes, dict[str, Any]] | None:
         if not self.enabled:
             return None
+        remembered = self.memory.get(key) if self.memory is not None else None
+        if isinstance(remembered, tuple) and (self.folder / f"{key}.pdf").exists():
+            self.hits += 1
+            self.used.add(key)
+            return remembered
         pdf_path, meta_path = self.folder / f"{key}.pdf", self.folder / f"{key}.json"
         try:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
@@ -127,6 +143,7 @@ class RenderCache:
             return None
         self.hits += 1
         self.used.add(key)
+        self._remember(key, (pdf, meta))
         return pdf, meta
 
     def get_unit(self, key: str) -> dict[str, Any] | None:
@@ -134,6 +151,10 @@ class RenderCache:
         with the unit's own lint. Signed like every entry."""
         if not self.enabled:
             return None
+        remembered = self.memory.get(f"{key}.unit") if self.memory is not None else None
+        if isinstance(remembered, dict):
+            self.used.add(key)
+            return dict(remembered)
         try:
             record = json.loads((self.folder / f"{key}.unit.json").read_bytes())
             mac = str(record.pop("mac"))
@@ -143,6 +164,7 @@ class RenderCache:
         if not hmac.compare_digest(mac, _mac(key, hashlib.sha256(body.encode()).hexdigest())):
             return None
         self.used.add(key)
+        self._remember(f"{key}.unit", dict(record))
         return dict(record)
 
     def put_unit(self, key: str, record: dict[str, Any]) -> None:
@@ -151,7 +173,10 @@ class RenderCache:
         self.used.add(key)
         body = json.dumps(record, sort_keys=True)
         signed = dict(record, mac=_mac(key, hashlib.sha256(body.encode()).hexdigest()))
-        write_atomic(self.folder / f"{key}.unit.json", json.dumps(signed).encode("utf-8"))
+        write_atomic(
+            self.folder / f"{key}.unit.json", json.dumps(signed).encode("utf-8"), durable=False
+        )
+        self._remember(f"{key}.unit", dict(record))
 
     def put(self, key: str, pdf: bytes, meta: dict[str, Any]) -> None:
         if not self.enabled:
@@ -159,8 +184,18 @@ class RenderCache:
         self.used.add(key)
         sha = hashlib.sha256(pdf).hexdigest()
         record = dict(meta, sha256=sha, mac=_mac(key, sha))
-        write_atomic(self.folder / f"{key}.pdf", pdf)
-        write_atomic(self.folder / f"{key}.json", json.dumps(record).encode("utf-8"))
+        write_atomic(self.folder / f"{key}.pdf", pdf, durable=False)
+        write_atomic(self.folder / f"{key}.json", json.dumps(record).encode("utf-8"), durable=False)
+        self._remember(key, (pdf, record))
+
+    def forget_unused(self) -> None:
+        """Keep in memory only what this build used: a watch session edited for hours must
+        not hold every earlier version of a deck."""
+        if self.memory is None:
+            return
+        for name in list(self.memory):
+            if name.removesuffix(".unit") not in self.used:
+                del self.memory[name]
 
     def prune(self, limit_bytes: int | None = None) -> int:
         """Keep the cache under ``limit_bytes``: past it, remove the entries this build did
@@ -168,26 +203,31 @@ class RenderCache:
         (1.5 MB for 540 cards), so a campaign worked on for months would grow without end.
         Returns the number of entries removed."""
         limit_bytes = CACHE_LIMIT_BYTES if limit_bytes is None else limit_bytes
+        # One stat per file (a deck's cache holds thousands, and this runs every build).
+        entries: dict[str, list[tuple[Path, int, float]]] = {}
         try:
-            files = [p for p in self.folder.iterdir() if p.is_file()]
+            with os.scandir(self.folder) as listing:
+                for entry in listing:
+                    if not entry.is_file(follow_symlinks=False):
+                        continue
+                    info = entry.stat(follow_symlinks=False)
+                    found = (Path(entry.path), info.st_size, info.st_mtime)
+                    entries.setdefault(entry.name.split(".", 1)[0], []).append(found)
         except OSError:
             return 0
-        entries: dict[str, list[Path]] = {}
-        for path in files:
-            entries.setdefault(path.name.split(".", 1)[0], []).append(path)
-        sizes = {key: sum(p.stat().st_size for p in paths) for key, paths in entries.items()}
+        sizes = {key: sum(size for _, size, _ in files) for key, files in entries.items()}
         total = sum(sizes.values())
         if total <= limit_bytes:
             return 0
         stale = sorted(
             (key for key in entries if key not in self.used),
-            key=lambda key: max(p.stat().st_mtime for p in entries[key]),
+            key=lambda key: max(mtime for _, _, mtime in entries[key]),
         )
         removed = 0
         for key in stale:
             if total <= limit_bytes:
                 break
-            for path in entries[key]:
+            for path, _, _ in entries[key]:
                 path.unlink(missing_ok=True)
             total -= sizes[key]
             removed += 1

@@ -23,11 +23,13 @@ def _create_temp(folder: Path) -> tuple[int, Path]:
     raise FileExistsError(f"no free temporary file name in {folder}")
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes, durable: bool = True) -> None:
     """Write to a temporary file in the same folder, then rename over the target.
 
     ``os.replace`` is atomic on one file system, so readers see the old file or the new
-    one, never a mix; the temp file is removed if anything goes wrong.
+    one, never a mix; the temp file is removed if anything goes wrong. ``durable`` waits
+    for the disk first (our outputs); cache entries skip that, since a damaged entry is
+    caught by its checksum and rendered again.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = _create_temp(path.parent)
@@ -35,7 +37,8 @@ def write_atomic(path: Path, data: bytes) -> None:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         os.replace(temp, path)
     except BaseException:
         temp.unlink(missing_ok=True)

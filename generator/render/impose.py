@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pikepdf
 
@@ -43,6 +44,90 @@ def _form_xobject(pdf: pikepdf.Pdf, page: pikepdf.Page) -> pikepdf.Object:
     return pdf.make_indirect(form)
 
 
+class Imposer:
+    """Puts sheets together from rendered units, keeping what it made for the next time.
+
+    One build uses an imposer once (:func:`impose_units`). ``build --watch`` keeps one per
+    document: the sources stay open and every page already made into a form stays in the
+    output PDF, so after an edit only the new card's page is copied; the sheets themselves
+    are cheap to lay out again. Forms no sheet uses any more are not written out (a PDF
+    writer keeps only what the pages reach), so the file is the same either way.
+    """
+
+    def __init__(self) -> None:
+        self.out = pikepdf.new()
+        self.opened: dict[str, pikepdf.Pdf] = {}
+        self.forms: dict[tuple[str, int], tuple[pikepdf.Object, float]] = {}
+
+    def close(self) -> None:
+        for pdf in self.opened.values():
+            pdf.close()
+        self.out.close()
+
+    def _form(self, sources: Mapping[str, bytes], source: str, number: int) -> tuple[Any, float]:
+        if (source, number) not in self.forms:
+            if source not in self.opened:
+                self.opened[source] = pikepdf.open(io.BytesIO(sources[source]))
+            page = self.opened[source].pages[number]
+            height = float(page.mediabox[3]) - float(page.mediabox[1])
+            xobject = self.out.copy_foreign(_form_xobject(self.opened[source], page))
+            self.forms[source, number] = (xobject, height)
+        return self.forms[source, number]
+
+    def impose(
+        self,
+        sources: Mapping[str, bytes],
+        units: Sequence[tuple[str, int, int]],
+        sheets: Sequence[Sequence[Placement]],
+        paper_mm: tuple[float, float],
+        title: str,
+    ) -> tuple[bytes, int]:
+        """Sheets of paper made of placed units; returns the PDF and its page count.
+
+        ``units[i]`` is (source, first page, pages): where unit i was rendered. Each page
+        becomes one form XObject, however often it is placed (a deck's back is stored once
+        for every sheet), and a source's fonts are copied once for all its units. A
+        placement of ``all_pages`` gives every page of its unit a sheet of its own.
+        """
+        out = self.out
+        paper_w, paper_h = (round(v * POINTS_PER_MM, 3) for v in paper_mm)
+        while len(out.pages):
+            del out.pages[-1]
+
+        def add_sheet(placements: Sequence[tuple[Placement, int]]) -> None:
+            names = pikepdf.Dictionary()
+            drawing = []
+            for n, (placement, offset) in enumerate(placements):
+                source, first, _ = units[placement.unit]
+                xobject, height = self._form(sources, source, first + offset)
+                names[f"/U{n}"] = xobject
+                # PDF measures from the bottom-left corner, the layout from the top-left.
+                x = placement.x_mm * POINTS_PER_MM
+                y = paper_h - placement.y_mm * POINTS_PER_MM - height
+                drawing.append(f"q 1 0 0 1 {x:.3f} {y:.3f} cm /U{n} Do Q")
+            page = pikepdf.Dictionary(
+                Type=pikepdf.Name.Page,
+                MediaBox=[0, 0, paper_w, paper_h],
+                Resources=pikepdf.Dictionary(XObject=names),
+                Contents=out.make_stream("\n".join(drawing).encode()),
+            )
+            out.pages.append(pikepdf.Page(page))
+
+        for placements in sheets:
+            whole = [p for p in placements if p.all_pages]
+            if whole:
+                for placement in whole:
+                    for offset in range(units[placement.unit][2]):
+                        add_sheet([(placement, offset)])
+                continue
+            add_sheet([(p, 0) for p in placements])
+        out.docinfo["/Title"] = title
+        out.docinfo["/Creator"] = "scratchpress"
+        buffer = io.BytesIO()
+        out.save(buffer, deterministic_id=True)
+        return buffer.getvalue(), len(out.pages)
+
+
 def impose_units(
     sources: Mapping[str, bytes],
     units: Sequence[tuple[str, int, int]],
@@ -50,64 +135,12 @@ def impose_units(
     paper_mm: tuple[float, float],
     title: str,
 ) -> tuple[bytes, int]:
-    """Sheets of paper made of placed units; returns the PDF and its page count.
-
-    ``units[i]`` is (source, first page, pages): where unit i was rendered. Each page
-    becomes one form XObject, however often it is placed (a deck's back is stored once for
-    every sheet), and a source's fonts are copied once for all its units. A placement of
-    ``all_pages`` gives every page of its unit a sheet of its own.
-    """
-    paper_w, paper_h = (round(v * POINTS_PER_MM, 3) for v in paper_mm)
-    opened: dict[str, pikepdf.Pdf] = {}
+    """:meth:`Imposer.impose` once, with nothing kept."""
+    imposer = Imposer()
     try:
-        with pikepdf.new() as out:
-            forms: dict[tuple[int, int], tuple[pikepdf.Object, float]] = {}
-
-            def form(index: int, offset: int) -> tuple[pikepdf.Object, float]:
-                if (index, offset) not in forms:
-                    source, first, _ = units[index]
-                    if source not in opened:
-                        opened[source] = pikepdf.open(io.BytesIO(sources[source]))
-                    page = opened[source].pages[first + offset]
-                    height = float(page.mediabox[3]) - float(page.mediabox[1])
-                    xobject = out.copy_foreign(_form_xobject(opened[source], page))
-                    forms[index, offset] = (xobject, height)
-                return forms[index, offset]
-
-            def add_sheet(placements: Sequence[tuple[Placement, int]]) -> None:
-                names = pikepdf.Dictionary()
-                drawing = []
-                for n, (placement, offset) in enumerate(placements):
-                    xobject, height = form(placement.unit, offset)
-                    names[f"/U{n}"] = xobject
-                    # PDF measures from the bottom-left corner, the layout from the top-left.
-                    x = placement.x_mm * POINTS_PER_MM
-                    y = paper_h - placement.y_mm * POINTS_PER_MM - height
-                    drawing.append(f"q 1 0 0 1 {x:.3f} {y:.3f} cm /U{n} Do Q")
-                page = pikepdf.Dictionary(
-                    Type=pikepdf.Name.Page,
-                    MediaBox=[0, 0, paper_w, paper_h],
-                    Resources=pikepdf.Dictionary(XObject=names),
-                    Contents=out.make_stream("\n".join(drawing).encode()),
-                )
-                out.pages.append(pikepdf.Page(page))
-
-            for placements in sheets:
-                whole = [p for p in placements if p.all_pages]
-                if whole:
-                    for placement in whole:
-                        for offset in range(units[placement.unit][2]):
-                            add_sheet([(placement, offset)])
-                    continue
-                add_sheet([(p, 0) for p in placements])
-            out.docinfo["/Title"] = title
-            out.docinfo["/Creator"] = "scratchpress"
-            buffer = io.BytesIO()
-            out.save(buffer, deterministic_id=True)
-            return buffer.getvalue(), len(out.pages)
+        return imposer.impose(sources, units, sheets, paper_mm, title)
     finally:
-        for pdf in opened.values():
-            pdf.close()
+        imposer.close()
 
 
-__all__ = ["impose_units"]
+__all__ = ["Imposer", "impose_units"]

@@ -37,6 +37,7 @@ class Job:
     roots: tuple[Path, ...]
     lint_cards: bool = False
     pdf_variant: str | None = None
+    kind: str = ""  # the printable it belongs to (``build --watch`` warms one of each)
 
 
 @dataclass
@@ -120,6 +121,9 @@ def _limit_memory(memory_mb: int) -> None:
 
 def _worker(job: Job, conn: Connection, memory_mb: int) -> None:
     outcome: Outcome
+    # A worker renders one job and exits: collecting garbage along the way only costs time
+    # (15-24% of a render, PERFORMANCE.md), and the memory limit still bounds the worker.
+    gc.disable()
     try:
         _limit_memory(memory_mb)
         outcome = render_job(job)

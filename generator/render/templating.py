@@ -13,7 +13,7 @@ import stat
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -142,7 +142,7 @@ def template_digest(template: str, themes: tuple[Path, ...] = ()) -> str:
         done.add(name)
         source, _, _ = env.loader.get_source(env, name)
         digest.update(f"{name}\0{source}\0".encode("utf-8", "surrogatepass"))
-        named = list(meta.find_referenced_templates(env.parse(source)))
+        named = _referenced(env, source)
         if None in named:
             for folder in env.loader.folders:
                 for path in sorted(folder.rglob("*")):
@@ -152,6 +152,13 @@ def template_digest(template: str, themes: tuple[Path, ...] = ()) -> str:
             break
         todo += sorted(str(n) for n in named)
     return digest.hexdigest()
+
+
+@lru_cache(maxsize=256)
+def _referenced(env: ImmutableSandboxedEnvironment, source: str) -> list[str | None]:
+    """The templates a template's text names (parsed once per text: a rebuild in watch mode
+    would otherwise parse every deck template again to hash it)."""
+    return list(meta.find_referenced_templates(env.parse(source)))
 
 
 def theme_dirs(campaign_root: Path | None) -> tuple[Path, ...]:

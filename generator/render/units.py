@@ -24,7 +24,7 @@ from typing import Any
 
 from ..documents.base import Document, Imposed
 from .cache import RenderCache, cache_key
-from .impose import POINTS_PER_MM, impose_units
+from .impose import POINTS_PER_MM, Imposer, impose_units
 from .pool import Job, Outcome
 from .templating import render_html, template_digest
 
@@ -148,7 +148,7 @@ def _job(plan: UnitPlan, group: str, units: list[int], alone: bool = False) -> J
     template, themes, seconds, base_dir, roots = plan.render_args
     html = render_html(template, context, themes, seconds)
     plan.batches.append(Batch(key, group, units))
-    return Job(key, html, base_dir, roots, lint_cards=group == "card")
+    return Job(key, html, base_dir, roots, lint_cards=group == "card", kind=plan.document.kind)
 
 
 def batch_jobs(
@@ -198,9 +198,15 @@ def _card_ids(page: dict[str, Any]) -> set[str]:
     return {str(slot["face"].get("id", "")) for slot in page.get("cards", [])}
 
 
-def assemble(plan: UnitPlan, rendered: dict[str, Outcome], cache: RenderCache) -> Outcome:
-    """Store the freshly rendered units, then impose every sheet. Returns the document's
-    outcome, as if it had been rendered in one piece."""
+def assemble(
+    plan: UnitPlan,
+    rendered: dict[str, Outcome],
+    cache: RenderCache,
+    imposer: Imposer | None = None,
+) -> Outcome:
+    """Store the freshly rendered units, then impose every sheet (with ``imposer``, one kept
+    from the last build of this document, when watching). Returns the document's outcome,
+    as if it had been rendered in one piece."""
     outcome = Outcome(plan.key)
     for batch in plan.batches:
         done = rendered[batch.key]
@@ -240,7 +246,8 @@ def assemble(plan: UnitPlan, rendered: dict[str, Outcome], cache: RenderCache) -
         for i in range(len(plan.unit_keys))
     ]
     imposed = plan.imposed
-    outcome.pdf, outcome.pages = impose_units(
+    impose = imposer.impose if imposer is not None else impose_units
+    outcome.pdf, outcome.pages = impose(
         plan.sources, locations, imposed.sheets, imposed.paper_mm, plan.document.title
     )
     width, height = (round(v * POINTS_PER_MM, 3) for v in imposed.paper_mm)
