@@ -50,6 +50,19 @@ def _weasyprint_version() -> str:
     return version("weasyprint")
 
 
+_FILE_DIGESTS: dict[tuple[str, int, int, int], bytes] = {}
+
+
+def _file_digest(path: Path) -> bytes:
+    """A file's SHA-256, remembered while its size, time and inode stay the same: a deck's
+    shell names the same fonts and pictures in every build of a ``--watch`` session."""
+    info = path.stat()
+    stamp = (str(path), info.st_size, info.st_mtime_ns, info.st_ino)
+    if stamp not in _FILE_DIGESTS:
+        _FILE_DIGESTS[stamp] = hashlib.sha256(path.read_bytes()).digest()
+    return _FILE_DIGESTS[stamp]
+
+
 def cache_key(html: str, extra: str = "", roots: tuple[Path, ...] = ()) -> str:
     """Only files the renderer may read are hashed: a path printed in a note is not
     opened, and nothing outside the allowed folders is touched."""
@@ -61,7 +74,7 @@ def cache_key(html: str, extra: str = "", roots: tuple[Path, ...] = ()) -> str:
         digest.update(url.encode())
         try:
             real = check_local_file(Path(unquote(urlsplit(url).path)), list(roots))
-            digest.update(hashlib.sha256(real.read_bytes()).digest())
+            digest.update(_file_digest(real))
         except (RefusedResource, OSError, ValueError):
             digest.update(b"refused")
     return digest.hexdigest()
