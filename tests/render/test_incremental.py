@@ -7,6 +7,7 @@ piece. Running the same build twice with nothing changed does no work at all.
 
 from __future__ import annotations
 
+import stat
 import subprocess
 import textwrap
 from pathlib import Path
@@ -208,6 +209,21 @@ def test_a_second_identical_build_is_answered_without_building(party: Path, tmp_
     assert again.returncode == 0
     assert "up to date: nothing changed since the last build" in again.stdout
     assert "wrote out/sheet-odile-marsh.pdf (1 page, unchanged)" in again.stdout
+
+
+def test_stamps_are_private_and_one_others_may_write_is_not_trusted(
+    party: Path, tmp_path: Path
+) -> None:
+    args = ("build", str(party), "-o", "out", "--only", "sheets")
+    scratchpress(*args, cwd=tmp_path, cache=tmp_path / "cache")
+    [stamp] = (tmp_path / "cache" / "scratchpress" / "stamps").glob("*.json")
+    assert stat.S_IMODE(stamp.stat().st_mode) == 0o600
+    assert stat.S_IMODE(stamp.parent.stat().st_mode) == 0o700
+    stamp.chmod(0o666)  # as if another user could have written it
+    again = scratchpress(*args, cwd=tmp_path, cache=tmp_path / "cache")
+    assert again.returncode == 0, again.stderr
+    assert "up to date" not in again.stdout
+    assert "1 rendered" in again.stdout or "1 unchanged" in again.stdout
 
 
 @pytest.mark.parametrize("change", ["edit the campaign", "add a file", "delete the output"])
