@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scratchpress.cli.app import app
 from typer.testing import CliRunner, Result
+
+from scratchpress.cli.app import app
 
 GOLDEN_FILE = Path("golden") / "examples.json"
 OUR_GOLDEN = Path(__file__).resolve().parent / GOLDEN_FILE

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
+from typer.testing import CliRunner
+
 from scratchpress.cli.app import app
 from scratchpress.resources import examples_dir, fonts_dir
-from typer.testing import CliRunner
 
 runner = CliRunner()
 LETTER = (612.0, 792.0)

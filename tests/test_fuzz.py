@@ -30,6 +30,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 from ruamel.yaml import YAML
+from typer.testing import CliRunner, Result
+
 from scratchpress.cli.app import app
 from scratchpress.definitions.yamlsafe import load_yaml
 from scratchpress.problems import InputError
@@ -37,7 +39,6 @@ from scratchpress.render import engine
 from scratchpress.render.images import ImageProblem, portrait_data_url
 from scratchpress.resources import examples_dir
 from scratchpress.rules.abilities import CHARACTER_ABILITIES, VEHICLE_ABILITIES
-from typer.testing import CliRunner, Result
 
 runner = CliRunner()
 

@@ -39,6 +39,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 from pypdf import PdfReader
+from typer.testing import CliRunner, Result
+
 from scratchpress.build import BuildSettings, build
 from scratchpress.cli.app import app
 from scratchpress.definitions.campaign import load_campaign
@@ -54,7 +56,6 @@ from scratchpress.render.manifest import MANIFEST
 from scratchpress.render.names import MAX_STEM, slug, unique_stems
 from scratchpress.resources import examples_dir, templates_dir
 from scratchpress.statblocks import compute_campaign
-from typer.testing import CliRunner, Result
 
 # Subprocesses run the installed scratchpress, as a user's shell would.
 CHILD_ENV = dict(os.environ)

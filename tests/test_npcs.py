@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 import typer
 from pypdf import PdfReader
+from typer.testing import CliRunner
+
 from scratchpress.build import BuildReport, allowed_roots, build
 from scratchpress.cli.app import app as main_app
 from scratchpress.cli.roster import roster_app
@@ -45,7 +47,6 @@ from scratchpress.render.engine import render_pdf
 from scratchpress.render.templating import render_html
 from scratchpress.resources import examples_dir, templates_dir
 from scratchpress.statblocks import Computed, compute_campaign
-from typer.testing import CliRunner
 
 REPO = Path(__file__).resolve().parents[1]
 ARCHETYPES = sorted(archetype_book().archetypes)

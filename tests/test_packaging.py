@@ -15,10 +15,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 import scratchpress
-from conftest import scratchpress_process
 from scratchpress.render import pool
 from scratchpress.render.pool import Job, run_jobs
+
+from conftest import scratchpress_process
 
 PACKAGE = Path(scratchpress.__file__).resolve().parent
 NAME = "scratchpress"

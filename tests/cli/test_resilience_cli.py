@@ -11,14 +11,16 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import WriteCampaign
 from pypdf import PdfReader
+from typer.testing import CliRunner, Result
+
 from scratchpress.cli.app import app as main_app
 from scratchpress.cli.resilience import _write_year_sheets, resilience_app
 from scratchpress.content.loader import resilience_content
 from scratchpress.definitions.resilience_models import event_word_counts
 from scratchpress.rules.year import draw_events, seed_value
-from typer.testing import CliRunner, Result
+
+from conftest import WriteCampaign
 
 runner = CliRunner()
 LETTER = (612.0, 792.0)

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import pytest
 from pydantic import BaseModel, ValidationError
 from ruamel.yaml import YAML
+
 from scratchpress.definitions.resilience_models import (
     DEFENSES,
     THREAT_DEFENSE,

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import Result
+
 from scratchpress.definitions.campaign import load_campaign
 from scratchpress.definitions.models import (
     ENTRY_MODELS,
@@ -22,7 +24,6 @@ from scratchpress.definitions.models import (
 )
 from scratchpress.definitions.yamlsafe import MAX_NODES
 from scratchpress.rules.abilities import VEHICLE_MOVEMENT
-from typer.testing import Result
 
 FILE = "campaign/c.yaml"
 

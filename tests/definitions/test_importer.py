@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
+
 from scratchpress.definitions.importer import Definition, dump_definitions, parse_stat_blocks
 
 COMPLETE_SYSTEM = "scratch-complete-system.txt"

@@ -16,9 +16,9 @@ from typing import Any
 
 import pikepdf
 import pytest
-from conftest import WriteCampaign, shared_location
 from pypdf import PdfReader
 from pypdf.generic import BooleanObject, DictionaryObject
+
 from scratchpress.build import allowed_roots, build
 from scratchpress.definitions.campaign import load_campaign
 from scratchpress.documents import registry
@@ -50,6 +50,8 @@ from scratchpress.rules.tables import (
     round_fraction,
 )
 from scratchpress.statblocks import compute_campaign
+
+from conftest import WriteCampaign, shared_location
 
 LETTER = (612.0, 792.0)
 A5 = (419.53, 595.28)

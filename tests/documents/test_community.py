@@ -11,8 +11,8 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import WriteCampaign
 from pypdf import PdfReader
+
 from scratchpress.build import BuildReport, build
 from scratchpress.content.careers import career_problems
 from scratchpress.content.loader import resilience_content
@@ -27,6 +27,8 @@ from scratchpress.documents.community import (
 from scratchpress.problems import Problem
 from scratchpress.rules.community import DEFENSES, plan_project
 from scratchpress.statblocks import compute_campaign
+
+from conftest import WriteCampaign
 
 LETTER = (612.0, 792.0)
 A4 = (595.0, 842.0)

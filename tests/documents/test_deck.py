@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Cli, WriteCampaign
 from pypdf import PdfReader
+
 from scratchpress.content.loader import merged_entries, resilience_content
 from scratchpress.definitions.campaign import Campaign, load_campaign
 from scratchpress.definitions.resilience_models import THREAT_DEFENSE
@@ -53,6 +53,8 @@ from scratchpress.render.engine import Rendered, render_pdf
 from scratchpress.render.templating import render_html
 from scratchpress.resources import examples_dir, fonts_dir, templates_dir
 from scratchpress.statblocks import compute_campaign
+
+from conftest import Cli, WriteCampaign
 
 LETTER = (612.0, 792.0)
 A4 = (595.0, 842.0)

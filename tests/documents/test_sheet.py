@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from pypdf import PdfReader
+
 from scratchpress.build import BuildReport, build
 from scratchpress.definitions.campaign import Campaign, load_campaign
 from scratchpress.documents import sheet

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from scratchpress.build import collect_documents
 from scratchpress.definitions.campaign import load_campaign
 from scratchpress.documents.base import BuildOptions

@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+
 from scratchpress.build import BuildSettings, build
 from scratchpress.definitions.campaign import load_campaign
 from scratchpress.documents.base import BuildOptions

@@ -16,9 +16,9 @@ from typing import Any
 import pikepdf
 import pypdfium2 as pdfium
 import pytest
-from conftest import scratchpress_process
 from PIL import ImageChops
 from pypdf import PdfReader
+
 from scratchpress import build as build_module
 from scratchpress.build import BuildSettings, build
 from scratchpress.definitions.campaign import load_campaign
@@ -29,6 +29,8 @@ from scratchpress.render.engine import render_pdf
 from scratchpress.render.templating import render_html
 from scratchpress.resources import fonts_dir, templates_dir
 from scratchpress.statblocks import compute_campaign
+
+from conftest import scratchpress_process
 
 
 def event(number: int, title: str | None = None) -> str:

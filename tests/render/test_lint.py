@@ -6,11 +6,12 @@ import re
 import shutil
 from pathlib import Path
 
+from typer.testing import CliRunner
+
 from scratchpress.cli.app import app
 from scratchpress.render.engine import render_pdf
 from scratchpress.render.lint import frame_overflows, missing_glyphs
 from scratchpress.resources import templates_dir
-from typer.testing import CliRunner
 
 runner = CliRunner()
 ANN = "characters:\n  - name: {name}\n    abilities: {{shooting: 2, toughness: 3}}\n"

@@ -18,6 +18,7 @@ import textwrap
 from typing import Any
 
 import pytest
+
 from scratchpress.rules import (
     AbilityLine,
     Budget,

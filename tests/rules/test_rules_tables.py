@@ -6,6 +6,7 @@ RULES.md §3.1 health, §5 actions, §7 minions, §8 grid, §9 vehicles, §10 ca
 from __future__ import annotations
 
 import pytest
+
 from scratchpress.rules import (
     AbilityLine,
     Crew,
