@@ -331,6 +331,7 @@ class ParseMemo:
 
     def __init__(self) -> None:
         self.files: dict[str, _Parsed] = {}
+        self.spliced = 0  # edits answered by parsing one entry (for tests and curiosity)
 
     def remember(self, filename: str, parsed: _Parsed) -> None:
         self.files[filename] = parsed
@@ -377,6 +378,7 @@ class ParseMemo:
                 moved[(section, index, *path[1:])] = line + start
         parsed = _Parsed(text, merged, moved, prev.nodes + nodes, False)
         self.files[filename] = parsed
+        self.spliced += 1
         return merged, moved
 
 

@@ -292,3 +292,50 @@ def test_a_theme_stylesheet_or_a_setting_renders_every_card_again(
     jobs_seen.clear()
     run_build(folder, out, paper="a4")
     assert sum(job.html.count("data-card=") for job in jobs_seen) == 48
+
+
+# ---------------------------------------------------------------------------------------
+# --watch: a session kept between builds
+# ---------------------------------------------------------------------------------------
+
+
+def test_a_watch_session_writes_the_same_deck_as_builds_without_one(
+    tmp_path: Path, jobs_seen: list[Any]
+) -> None:
+    """Two output folders see the same edits, one through a kept BuildSession (spliced
+    parse, cache entries in memory, an imposer kept open, a warmed renderer): the decks
+    come out byte for byte the same, and the session still renders only the edited card."""
+    from scratchpress.build import BuildSession
+    from scratchpress.definitions.campaign import load_campaign as load
+
+    folder = tmp_path / "campaign"
+    session = BuildSession()
+
+    def both(out_plain: Path, out_watched: Path) -> None:
+        run_build(folder, out_plain)
+        campaign = load([folder], None, session.parse)
+        build(
+            compute_campaign(campaign),
+            campaign,
+            BuildOptions(),
+            out_watched,
+            ["events"],
+            settings=BuildSettings(jobs=1),
+            session=session,
+        )
+
+    plain, watched = tmp_path / "plain", tmp_path / "watched"
+    write_events(folder)
+    both(plain, watched)
+    assert session.warm and session.imposers
+    for version in range(1, 3):
+        write_events(folder, {2: f"Drill two, take {version}"})
+        jobs_seen.clear()
+        both(plain, watched)
+        # One card for each folder: the edited one.
+        assert [job.html.count("data-card=") for job in jobs_seen] == [1, 1]
+        deck = "resilience-events.pdf"
+        assert (watched / deck).read_bytes() == (plain / deck).read_bytes()
+        text = " ".join(page.extract_text() for page in PdfReader(watched / deck).pages)
+        assert f"drill two, take {version}" in text.lower()
+        assert session.parse.spliced == version  # only the edited event was parsed again
