@@ -13,7 +13,7 @@ from .common import PathsArg, RulesOpt, blocking_errors, fail, load, plural
 
 
 def stats(
-    paths: PathsArg,
+    paths: PathsArg = None,
     rules: RulesOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON list.")] = False,
     explain: Annotated[
@@ -34,7 +34,7 @@ def stats(
 
 
 def check(
-    paths: PathsArg,
+    paths: PathsArg = None,
     rules: RulesOpt = None,
     strict: Annotated[bool, typer.Option("--strict", help="Count warnings as errors.")] = False,
 ) -> None:

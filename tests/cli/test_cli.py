@@ -503,3 +503,22 @@ def test_no_arguments_shows_help(cli: Any) -> None:
     result = cli()
     assert "stats" in result.stdout + result.stderr
     assert "check" in result.stdout + result.stderr
+
+
+def test_check_and_stats_without_a_path_read_the_bundled_example_and_say_so(cli: Any) -> None:
+    checked = cli("check")
+    assert checked.exit_code == 0, checked.stderr
+    assert "no campaign given: using the bundled example campaign" in checked.stderr
+    assert "entries checked with the current rules: 0 errors" in checked.stdout
+    shown = cli("stats")
+    assert shown.exit_code == 0
+    assert shown.stderr.count("using the bundled example campaign") == 1
+    assert "Teodora Vance (" in shown.stdout
+
+
+def test_version_is_printed(cli: Any) -> None:
+    import scratchpress
+
+    result = cli("--version")
+    assert result.exit_code == 0
+    assert result.stdout == f"scratchpress {scratchpress.__version__}\n"
