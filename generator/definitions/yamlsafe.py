@@ -278,6 +278,9 @@ def _load(text: str, filename: str) -> tuple[Any, dict[Path, int], int, bool]:
         mark = err.problem_mark or err.context_mark
         line = mark.line + 1 if mark is not None else None
         message = (err.problem or err.context or "not valid YAML").strip()
+        if "nesting depth" in message:  # libyaml 0.2.6+ has a depth limit of its own
+            message = f"nested more than {MAX_DEPTH} levels deep; refused"
+            raise InputError([Problem(message, filename, line)]) from None
         if mark is not None and "\t" in "".join(text.splitlines()[mark.line : mark.line + 1]):
             message += " (that line holds a tab: YAML indents with spaces only)"
         raise InputError([Problem(f"YAML syntax error: {message}", filename, line)]) from None
