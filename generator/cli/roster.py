@@ -1,4 +1,4 @@
-"""``scratchpress roster``: random NPCs as ordinary definitions YAML, thin over generator.roster.
+"""``scratchpress roster``: random NPCs as ordinary definitions YAML, thin over npcs.py.
 
 Mount with ``app.add_typer(roster_app, name="roster")`` in ``generator/cli.py``.
 """

@@ -35,7 +35,7 @@ NEVER = {"--watch", "--no-cache", "--help", "-h"}
 # Folders a build never reads: version control, caches, our own render cache.
 SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", ".scratchpress-cache", ".mypy_cache"}
 
-# Set by launch.py for a real command line; stays None under test runners, which call the
+# Set by cli.main() for a real command line; stays None under test runners, which call the
 # CLI with arguments of their own, so only real commands leave stamps.
 ARGV: list[str] | None = None
 
@@ -139,7 +139,7 @@ def dependencies() -> list[Path]:
 
     from ..resources import fonts_dir, templates_dir
 
-    found = [templates_dir(), fonts_dir(), Path(__file__).resolve().parent]
+    found = [templates_dir(), fonts_dir(), Path(__file__).resolve().parents[1]]  # all our code
     for package in ("weasyprint", "pikepdf", "pydyf"):
         spec = importlib.util.find_spec(package)
         if spec is not None and spec.origin:

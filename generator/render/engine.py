@@ -92,7 +92,7 @@ PT_PER_PX = 0.75
 def warm_up() -> None:
     """Render a line in every bundled face once. WeasyPrint's first document in a process
     spends about 0.4 s loading and shaping the fonts; processes forked after this (render
-    workers, the warm server's commands) start with that done."""
+    workers, or a watch session's later workers) start with that done."""
     from ..documents.base import BuildOptions, page_context
     from ..resources import fonts_dir, templates_dir
     from .templating import render_html

@@ -213,6 +213,15 @@ def test_a_second_identical_build_is_answered_without_building(party: Path, tmp_
     assert "wrote out/sheet-odile-marsh.pdf (1 page, unchanged)" in again.stdout
 
 
+def test_a_stamp_depends_on_all_of_our_code_not_only_the_command_line() -> None:
+    """An upgrade that changes the rules must rebuild, though the CLI did not change."""
+    import scratchpress.rules.derived as derived
+    from scratchpress.cli import stamp
+
+    roots = stamp.dependencies()
+    assert any(Path(derived.__file__).resolve().is_relative_to(root) for root in roots)
+
+
 def test_stamps_are_private_and_one_others_may_write_is_not_trusted(
     party: Path, tmp_path: Path
 ) -> None:
