@@ -31,7 +31,15 @@ from .render.lint import missing_glyphs
 from .render.manifest import Manifest
 from .render.pool import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, Job, Outcome, limits_note, run_jobs
 from .render.templating import TEMPLATE_MEMORY_MB, render_html, theme_dirs
-from .render.units import UnitPlan, assemble, batch_jobs, find_cached, plan_units, settle
+from .render.units import (
+    UnitPlan,
+    assemble,
+    batch_jobs,
+    find_cached,
+    plan_units,
+    sample_job,
+    settle,
+)
 from .resources import fonts_dir, templates_dir
 from .statblocks import Computed
 
@@ -88,10 +96,11 @@ class BuildSession:
         return self.imposers[stem]
 
     def warm_up(self, jobs: list[Job]) -> None:
-        """Once, render in this process the smallest job of each kind just rendered: later
-        workers fork from a parent whose fonts, shaping and style caches are warm, which
-        halves the time one edited card takes. Each job already rendered within its limits
-        in a worker, so it is known to finish; warming stops after a few seconds."""
+        """Once, render in this process the smallest job of each kind: later workers fork
+        from a parent whose fonts, shaping and style caches are warm, which halves the time
+        one edited card takes. Each job has already rendered within its limits, in a worker
+        of this build or of one whose result the cache holds, so it is known to finish;
+        warming stops after a few seconds."""
         if self.warm or not jobs:
             return
         self.warm = True
@@ -243,6 +252,7 @@ def build(
     order: list[tuple[Document, str]] = []
     outcomes: dict[str, Outcome] = {}
     jobs: list[Job] = []
+    samples: list[Job] = []  # documents this build found cached, to warm a watch session
     plans: list[UnitPlan] = []
     for document in documents:
         if not force and not manifest.may_write(document.filename):
@@ -282,8 +292,24 @@ def build(
             for char in missing_glyphs(html)
         ]
         hit = render_cache.get(key)
+        # A watch session's first build puts each deck together from its cached cards even
+        # when the whole deck is cached: opening them now, while the GM waits for the start,
+        # spares the first edit that second or two.
+        if session and document.imposed is not None and document.stem not in session.imposers:
+            hit = None
         if hit is not None:
             pdf, meta = hit
+            if session and not session.warm and document.imposed is None:  # rendered before
+                samples.append(
+                    Job(
+                        key,
+                        html,
+                        templates_dir(),
+                        roots,
+                        pdf_variant=document.pdf_variant,
+                        kind=document.kind,
+                    )
+                )
             outcomes[key] = Outcome(
                 key,
                 pdf,
@@ -314,6 +340,9 @@ def build(
                 continue
             queued = {job.key for job in jobs}
             jobs += [job for job in batches if job.key not in queued]
+            cached = sorted(set(range(len(plan.unit_keys))) - set(missing))
+            if session is not None and not session.warm and cached:
+                samples.append(sample_job(plan, cached[0]))
             plans.append(plan)
         else:
             jobs.append(
@@ -399,7 +428,8 @@ def build(
     if session is not None:
         finished = {**outcomes, **units_done}
         session.warm_up(
-            [
+            samples
+            + [
                 job
                 for job in jobs
                 if (result := finished.get(job.key)) is not None

@@ -136,7 +136,9 @@ def _runs(indexes: list[int], consecutive: bool, most: int, parts: int) -> list[
     return runs
 
 
-def _job(plan: UnitPlan, group: str, units: list[int], alone: bool = False) -> Job:
+def _job(
+    plan: UnitPlan, group: str, units: list[int], alone: bool = False, planned: bool = True
+) -> Job:
     key = hashlib.sha256(
         ("alone:" if alone else "").encode() + "".join(plan.unit_keys[i] for i in units).encode()
     ).hexdigest()
@@ -147,7 +149,8 @@ def _job(plan: UnitPlan, group: str, units: list[int], alone: bool = False) -> J
         context.update(imposed.batch_context(pages))
     template, themes, seconds, base_dir, roots = plan.render_args
     html = render_html(template, context, themes, seconds)
-    plan.batches.append(Batch(key, group, units))
+    if planned:
+        plan.batches.append(Batch(key, group, units))
     return Job(key, html, base_dir, roots, lint_cards=group == "card", kind=plan.document.kind)
 
 
@@ -173,6 +176,12 @@ def batch_jobs(
         for units in _runs(indexes, consecutive, imposed.max_batch, parts):
             jobs.append(_job(plan, group, units))
     return jobs
+
+
+def sample_job(plan: UnitPlan, cached: int) -> Job:
+    """Unit ``cached`` (one the cache holds, so rendered fine before) as a job of its own,
+    not part of the plan: ``build --watch`` renders it once to warm its renderer."""
+    return _job(plan, plan.imposed.units[cached][0], [cached], alone=True, planned=False)
 
 
 def _span(plan: UnitPlan, unit: int) -> int:
