@@ -14,7 +14,7 @@ has them too. Editable installs read them in place (see generator/resources.py).
 import shutil
 from pathlib import Path
 
-from setuptools import find_packages, setup
+from setuptools import find_namespace_packages, setup
 from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
@@ -39,6 +39,13 @@ class BuildWithBundled(build_py):
 
 
 setup(
-    packages=["scratchpress", *(f"scratchpress.{p}" for p in find_packages("generator"))],
+    # Every folder, data-only ones too (content/resilience holds YAML and no __init__.py).
+    packages=[
+        "scratchpress",
+        *(
+            f"scratchpress.{p}"
+            for p in find_namespace_packages("generator", exclude=["*__pycache__*"])
+        ),
+    ],
     cmdclass={"build_py": BuildWithBundled},
 )
