@@ -51,13 +51,29 @@ class Imposer:
     document: the sources stay open and every page already made into a form stays in the
     output PDF, so after an edit only the new card's page is copied; the sheets themselves
     are cheap to lay out again. Forms no sheet uses any more are not written out (a PDF
-    writer keeps only what the pages reach), so the file is the same either way.
+    writer keeps only what the pages reach), so the file is the same either way. Sources no
+    sheet uses any more are closed, and once the forms left behind outnumber the live ones
+    the output starts afresh, so an evening of edits does not grow the process without end.
     """
 
     def __init__(self) -> None:
         self.out = pikepdf.new()
         self.opened: dict[str, pikepdf.Pdf] = {}
         self.forms: dict[tuple[str, int], tuple[pikepdf.Object, float]] = {}
+        self.dropped = 0  # forms still in ``out`` that no sheet can reach
+
+    def _forget(self, used: set[str]) -> None:
+        for source in [s for s in self.opened if s not in used]:
+            self.opened.pop(source).close()
+        stale = [key for key in self.forms if key[0] not in used]
+        for key in stale:
+            del self.forms[key]
+        self.dropped += len(stale)
+        if self.dropped > max(len(self.forms), 100):
+            self.out.close()
+            self.out = pikepdf.new()
+            self.forms.clear()
+            self.dropped = 0
 
     def close(self) -> None:
         for pdf in self.opened.values():
@@ -89,6 +105,7 @@ class Imposer:
         for every sheet), and a source's fonts are copied once for all its units. A
         placement of ``all_pages`` gives every page of its unit a sheet of its own.
         """
+        self._forget({source for source, _, _ in units})
         out = self.out
         paper_w, paper_h = (round(v * POINTS_PER_MM, 3) for v in paper_mm)
         while len(out.pages):

@@ -7,6 +7,7 @@ piece. Running the same build twice with nothing changed does no work at all.
 
 from __future__ import annotations
 
+import io
 import stat
 import subprocess
 import textwrap
@@ -348,3 +349,32 @@ def test_a_watch_session_writes_the_same_deck_as_builds_without_one(
         text = " ".join(page.extract_text() for page in PdfReader(watched / deck).pages)
         assert f"drill two, take {version}" in text.lower()
         assert session.parse.spliced == version  # only the edited event was parsed again
+
+
+def _one_page_pdf(label: str) -> bytes:
+    pdf = pikepdf.new()
+    page = pdf.add_blank_page(page_size=(180, 252))
+    page.Contents = pdf.make_stream(f"BT /F1 12 Tf 20 200 Td ({label}) Tj ET".encode())
+    buffer = io.BytesIO()
+    pdf.save(buffer)
+    return buffer.getvalue()
+
+
+def test_a_kept_imposer_gives_what_a_fresh_one_gives_and_lets_old_cards_go() -> None:
+    """Two hundred edits of one card through one Imposer: every deck is byte for byte the
+    one a fresh imposition makes, and the sources of edits long gone are closed."""
+    from scratchpress.documents.base import Placement
+    from scratchpress.render.impose import Imposer, impose_units
+
+    sheets = [[Placement(0, 10, 10), Placement(1, 80, 10)]]
+    imposer = Imposer()
+    try:
+        for edit in range(200):
+            sources = {"stay": _one_page_pdf("kept card"), f"v{edit}": _one_page_pdf(f"v{edit}")}
+            units = [("stay", 0, 1), (f"v{edit}", 0, 1)]
+            kept = imposer.impose(sources, units, sheets, (210.0, 297.0), "deck")
+            assert kept == impose_units(sources, units, sheets, (210.0, 297.0), "deck")
+            assert set(imposer.opened) <= {"stay", f"v{edit}"}
+        assert len(imposer.forms) <= 2 and imposer.dropped <= 100
+    finally:
+        imposer.close()
