@@ -420,12 +420,19 @@ def load_file(
 
 
 def _toml_lines(text: str) -> dict[tuple[str | int, ...], int]:
-    """Line of each top-level key; tomllib keeps no positions and the file is flat."""
+    """Line of each key, under its ``[table]``; tomllib keeps no positions, and our file is
+    a flat list of keys plus the ``[build]`` table."""
     lines: dict[tuple[str | int, ...], int] = {}
+    table: tuple[str, ...] = ()
     for number, line in enumerate(text.splitlines(), start=1):
+        header = re.match(r"\s*\[\s*([A-Za-z0-9_.-]+)\s*\]", line)
+        if header:
+            table = tuple(header.group(1).split("."))
+            lines.setdefault(table, number)
+            continue
         match = re.match(r"\s*([A-Za-z0-9_-]+)\s*=", line)
         if match:
-            lines.setdefault((match.group(1),), number)
+            lines.setdefault((*table, match.group(1)), number)
     return lines
 
 

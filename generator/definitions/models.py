@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints
 
 from .resilience_models import Career, Event, ProjectIdea
 
@@ -115,6 +115,43 @@ class CommunityDef(Model):
     printed: PrintedValues = {}
 
 
+# The printable kinds `build --only` accepts, in build order (documents/registry.py maps
+# each to its module; a test keeps the two lists equal).
+BUILD_KINDS = (
+    "sheets",
+    "vehicles",
+    "initiative",
+    "carry",
+    "community",
+    "events",
+    "careers",
+    "booklets",
+    "roster",
+)
+CarryRange = Annotated[str, StringConstraints(pattern=r"^\s*\d{1,2}\s*-\s*\d{1,2}\s*$")]
+
+
+class BuildDefaults(Model):
+    """The ``[build]`` table: a campaign's usual `scratchpress build` options, so a GM
+    types ``scratchpress build`` and not ``--cards index --tent --backs fold`` every time.
+    An option given on the command line wins over the value here."""
+
+    paper: Literal["letter", "a4"] | None = None
+    units: Literal["metric", "imperial", "both"] | None = None
+    cards: Literal["poker", "index"] = "poker"
+    tent: StrictBool = False
+    backs: Literal["none", "duplex", "fold"] = "duplex"
+    bleed: StrictBool = False
+    duplex_edge: Literal["long", "short"] = "long"
+    ink_saver: StrictBool = False
+    carry_range: CarryRange = "10-20"
+    only: list[Literal[BUILD_KINDS]] | None = None  # type: ignore[valid-type]
+    impose: Literal["none", "saddle"] = "none"
+    jobs: Annotated[int, Field(strict=True, ge=0, le=64)] = 0
+    png: StrictBool = False
+    strict: StrictBool = False
+
+
 class Settings(Model):
     """``scratchpress.toml``: campaign-wide choices, all optional."""
 
@@ -128,6 +165,7 @@ class Settings(Model):
     duplex_offset_mm: tuple[
         Annotated[float, Field(ge=-20, le=20)], Annotated[float, Field(ge=-20, le=20)]
     ] = (0.0, 0.0)
+    build: BuildDefaults = BuildDefaults()
 
 
 ENTRY_MODELS: dict[str, type[BaseModel]] = {
