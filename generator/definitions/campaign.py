@@ -92,11 +92,19 @@ class Campaign:
 
 
 def display_path(path: Path) -> str:
-    """Paths in messages: relative to where the user stands when that is shorter."""
+    """Paths in messages: the bundled example as ``example/…`` (wherever pip put it),
+    else relative to where the user stands, else absolute; never ``../../..``."""
+    from ..resources import examples_dir
+
+    absolute = Path(os.path.abspath(path))
+    example = Path(os.path.abspath(examples_dir()))
+    if absolute == example or example in absolute.parents:
+        return Path("example", absolute.relative_to(example)).as_posix()
     try:
-        return os.path.relpath(path)
+        relative = os.path.relpath(absolute)
     except ValueError:  # another drive on Windows
-        return str(path)
+        return str(absolute)
+    return str(absolute) if relative.startswith("..") else relative
 
 
 def _friendly(error: Any) -> str:
@@ -186,17 +194,21 @@ def _wrong_branch(error: Any) -> bool:
 def _validation_problems(
     err: ValidationError, model: type[BaseModel], source: Source, entry: str | None
 ) -> list[Problem]:
-    problems: list[Problem] = []
-    seen: set[tuple[Any, ...]] = set()
+    located: list[tuple[tuple[Any, ...], Any]] = []
     for error in err.errors():
         if _wrong_branch(error):
             continue
         raw_loc = tuple(error["loc"])
         if error["type"] == "extra_forbidden" and raw_loc:
             # The last part is the user's own key, even if it looks like a branch label.
-            loc = (*_clean_loc(raw_loc[:-1]), raw_loc[-1])
+            located.append(((*_clean_loc(raw_loc[:-1]), raw_loc[-1]), error))
         else:
-            loc = _clean_loc(raw_loc)
+            located.append((_clean_loc(raw_loc), error))
+    missing = {loc for loc, error in located if error["type"] == "missing"}
+    misspelt: set[tuple[Any, ...]] = set()  # required keys given under a misspelt name
+    problems: list[tuple[tuple[Any, ...], Problem]] = []
+    seen: set[tuple[Any, ...]] = set()
+    for loc, error in located:
         if loc in seen:
             continue
         seen.add(loc)
@@ -205,10 +217,15 @@ def _validation_problems(
             allowed = _allowed_keys(model, loc)
             hint = closest(str(loc[-1]), tuple(allowed)) if allowed else None
             message += f" (did you mean {hint!r}?)" if hint else ""
-            message += f"; allowed: {', '.join(allowed)}" if allowed else ""
+            if hint and (*loc[:-1], hint) in missing:
+                # `abilites:` for a missing `abilities:` is one mistake: one message.
+                misspelt.add((*loc[:-1], hint))
+            elif allowed:
+                message += f"; allowed: {', '.join(allowed)}"
         field_name = ".".join(str(p) for p in loc)
-        problems.append(Problem(message, source.file, source.line(*loc), entry, field_name))
-    return problems
+        problem = Problem(message, source.file, source.line(*loc), entry, field_name)
+        problems.append((loc, problem))
+    return [problem for loc, problem in problems if loc not in misspelt]
 
 
 def _ability_problems(
@@ -348,6 +365,17 @@ def read_text_capped(path: Path, cap: int = MAX_FILE_BYTES) -> str:
 def load_file(
     path: Path, campaign: Campaign, problems: list[Problem], memo: ParseMemo | None = None
 ) -> None:
+    """Read one definitions file into ``campaign``; its problems join ``problems`` in the
+    order of their lines (stable: one line's problems keep the order they were found in),
+    the whole file's own problems first."""
+    found: list[Problem] = []
+    _read_file(path, campaign, found, memo)
+    problems.extend(sorted(found, key=lambda p: p.line or 0))
+
+
+def _read_file(
+    path: Path, campaign: Campaign, problems: list[Problem], memo: ParseMemo | None
+) -> None:
     shown = display_path(path)
     try:
         text = read_text_capped(path)
@@ -475,6 +503,16 @@ def _inside(path: Path, root: Path) -> bool:
     return base in real.parents
 
 
+def is_definitions_file(path: Path) -> bool:
+    """A file a campaign folder's loader reads: ``*.yaml`` or ``*.yml`` in any case, other
+    than the reserved ones (``booklet.yaml``)."""
+    return (
+        path.suffix.lower() in {".yaml", ".yml"}
+        and path.name.lower() not in RESERVED_FILES
+        and not path.is_dir()
+    )
+
+
 def campaign_files(paths: list[Path]) -> tuple[Path | None, list[Path]]:
     """The YAML files to read and the campaign folder whose settings apply."""
     files: list[Path] = []
@@ -482,11 +520,8 @@ def campaign_files(paths: list[Path]) -> tuple[Path | None, list[Path]]:
     for path in paths:
         if path.is_dir():
             root = root or path
-            files += sorted(
-                p
-                for p in path.iterdir()
-                if p.suffix in {".yaml", ".yml"} and p.name not in RESERVED_FILES and not p.is_dir()
-            )
+            # party.YAML and Party.Yml too; backups (party.yaml~) are not definitions.
+            files += sorted(p for p in path.iterdir() if is_definitions_file(p))
         else:
             root = root or path.parent
             files.append(path)

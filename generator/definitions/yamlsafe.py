@@ -20,6 +20,7 @@ the text the author wrote: where a definition expects text, ``name: 007`` is ``"
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -267,6 +268,115 @@ def _number(text: str, kind: str) -> YamlInt | YamlFloat | None:
         return None
 
 
+# How libyaml splits lines when it counts them for its marks.
+_BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+_INDENT = re.compile(r" *(?:-(?: +|$))*")
+# The parser's words for a line that sits at the wrong depth (libyaml's, then PyYAML's).
+_DEPTH_PHRASES = ("did not find expected key", "did not find expected '-'", "expected <block end>")
+
+
+def _syntax_problem(err: yaml.MarkedYAMLError, text: str, filename: str) -> Problem:
+    """One problem for a parse error, on the line to fix, in plain words with a hint for
+    the usual mistakes (a tab, a second colon, a line at the wrong depth); the parser's
+    own phrase stays in parentheses, for whoever searches it."""
+    phrase = (err.problem or err.context or "not valid YAML").strip()
+    mark = err.problem_mark or err.context_mark
+    if "nesting depth" in phrase:  # libyaml 0.2.6+ has a depth limit of its own
+        message = f"nested more than {MAX_DEPTH} levels deep; refused"
+        return Problem(message, filename, mark.line + 1 if mark is not None else None)
+    if "could not find expected ':'" in phrase and err.context_mark is not None:
+        mark = err.context_mark  # the problem mark is already on the next line
+    if mark is None:
+        return Problem(f"YAML syntax error: {phrase}", filename)
+    lines = _BREAKS.split(text)
+    line = lines[mark.line] if mark.line < len(lines) else ""
+    hint = _hint(phrase, line, mark.column, lines[: mark.line])
+    return Problem(hint or f"YAML syntax error: {phrase}", filename, mark.line + 1)
+
+
+def _hint(phrase: str, line: str, column: int, above: list[str]) -> str | None:
+    """The plain-words message for a parse error at ``column`` of ``line``, or None."""
+    leading = line[: len(line) - len(line.lstrip(" \t"))]
+    if "\t" in leading or line[column : column + 1] == "\t" or "tab" in phrase:
+        return (
+            f"a tab character ({phrase}): YAML indents with spaces only;"
+            " replace the tab with spaces"
+        )
+    if "cannot start any token" in phrase and line[column : column + 1] in {"@", "`", "%"}:
+        return f"a value cannot start with '{line[column]}' ({phrase}); put the value in quotes"
+    if "could not find expected ':'" in phrase:
+        return (
+            f"no 'key:' on this line ({phrase}); write it as key: value, or indent it"
+            " further to continue the value above"
+        )
+    colon_error = phrase.startswith("mapping values are not allowed")
+    first = re.search(r":(?=\s)", line[:column])  # an earlier "key:" on the same line
+    if colon_error and first is not None:
+        key = line[_indent(line[: first.start()]) : first.start()]
+        value = _quoted(line[first.end() :])
+        return f"a second ':' on this line ({phrase}); put the value in quotes: {key}: {value}"
+    indent = len(line) - len(line.lstrip(" "))
+    if not colon_error and not (column == indent and phrase.startswith(_DEPTH_PHRASES)):
+        return None
+    before = next((b for b in reversed(above) if b.strip() and b.lstrip()[:1] != "#"), None)
+    if before is None:
+        return None
+    was = _indent(before)
+    if colon_error and indent <= was:
+        return None
+    if indent == was:
+        how = "this line is indented as much as the line above it, but does not belong with it"
+    else:
+        how = f"this line is indented {'more' if indent > was else 'less'} than the line above it"
+    fix = (
+        "line up each '- ' with the '- ' of the entry before it"
+        if line.lstrip().startswith("- ")
+        else "line up keys of the same entry"
+    )
+    return f"bad indentation ({phrase}): {how}; {fix}"
+
+
+def _indent(line: str) -> int:
+    """Where a line's text starts, a list item's ``- `` counted as indentation (the keys
+    of an item line up with the first key after its dash)."""
+    match = _INDENT.match(line)
+    return match.end() if match is not None else 0
+
+
+def _quoted(value: str) -> str:
+    """A plain value (with any ``# comment`` after it) written as a quoted scalar."""
+    text, hash_, comment = value.strip().partition(" #")
+    text = text.rstrip()
+    if '"' not in text and "\\" not in text:
+        quoted = f'"{text}"'
+    else:  # single quotes know no escapes: only the quote itself is doubled
+        quoted = "'" + text.replace("'", "''") + "'"
+    return f"{quoted} #{comment}" if hash_ else quoted
+
+
+def _reader_problem(err: yaml.reader.ReaderError, text: str, filename: str) -> Problem:
+    """A character YAML refuses anywhere (NUL, a terminal escape): its line and column."""
+    code = err.character if isinstance(err.character, int) else ord(err.character or "\0")
+    # libyaml counts UTF-8 bytes, PyYAML's own reader characters: take the one that fits.
+    as_bytes = len(text.encode("utf-8")[: err.position].decode("utf-8", "ignore"))
+    index = next(
+        (i for i in (as_bytes, err.position) if 0 <= i < len(text) and ord(text[i]) == code),
+        None,
+    )
+    what = "a control character" if unicodedata.category(chr(code)) == "Cc" else "a character"
+    name = f"{what} U+{code:04X}" + (" (NUL)" if code == 0 else "")
+    if index is None:
+        return Problem(f"{name} that YAML does not allow ({err.reason}); delete it", filename)
+    start = text.rfind("\n", 0, index) + 1
+    line = text.count("\n", 0, index) + 1
+    return Problem(
+        f"{name} at column {index - start + 1} ({err.reason}); delete it"
+        " (most editors do not show it)",
+        filename,
+        line,
+    )
+
+
 def _load(text: str, filename: str) -> tuple[Any, dict[Path, int], int, bool]:
     """Data, positions, the number of values built and whether anchors were used."""
     anchored: list[bool] = []
@@ -275,15 +385,9 @@ def _load(text: str, filename: str) -> tuple[Any, dict[Path, int], int, bool]:
     except _TooBig as err:
         raise InputError([Problem(err.message, filename, err.line)]) from None
     except yaml.MarkedYAMLError as err:
-        mark = err.problem_mark or err.context_mark
-        line = mark.line + 1 if mark is not None else None
-        message = (err.problem or err.context or "not valid YAML").strip()
-        if "nesting depth" in message:  # libyaml 0.2.6+ has a depth limit of its own
-            message = f"nested more than {MAX_DEPTH} levels deep; refused"
-            raise InputError([Problem(message, filename, line)]) from None
-        if mark is not None and "\t" in "".join(text.splitlines()[mark.line : mark.line + 1]):
-            message += " (that line holds a tab: YAML indents with spaces only)"
-        raise InputError([Problem(f"YAML syntax error: {message}", filename, line)]) from None
+        raise InputError([_syntax_problem(err, text, filename)]) from None
+    except yaml.reader.ReaderError as err:
+        raise InputError([_reader_problem(err, text, filename)]) from None
     except yaml.YAMLError as err:
         raise InputError([Problem(f"YAML error: {err}", filename)]) from None
     if node is None:
