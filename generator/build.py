@@ -47,6 +47,14 @@ CARD_KINDS = {"events", "careers"}  # decks whose layout is measured card by car
 WARM_UP_SECONDS = 3.0  # how long `build --watch` may spend warming its renderer, once
 
 
+class BuildInterrupted(Exception):
+    """Ctrl-C during a build: ``written`` of ``total`` documents are on disk and kept."""
+
+    def __init__(self, written: int, total: int) -> None:
+        super().__init__(f"{written} of {total}")
+        self.written, self.total = written, total
+
+
 @dataclass(frozen=True)
 class Written:
     document: Document
@@ -360,38 +368,24 @@ def build(
     note = limits_note(settings.workers) if jobs else None
     if note is not None:
         report.notes.append(note)
-    rendered = run_jobs(jobs, settings.workers, settings.timeout_s, settings.memory_mb)
-    batch_keys = {batch.key for plan in plans for batch in plan.batches}
-    units_done: dict[str, Outcome] = {}
-    for done, outcome in enumerate(rendered, start=1):
-        if on_rendered:
-            on_rendered(done, len(jobs))
-        if outcome.key in batch_keys:  # units of an imposed document: assembled below
-            units_done[outcome.key] = outcome
-            continue
-        outcomes[outcome.key] = outcome
-        if outcome.error is None and not outcome.refused:
-            render_cache.put(outcome.key, outcome.pdf, _meta(outcome))
-    retries = [job for plan in plans for job in settle(plan, units_done)]
-    for outcome in run_jobs(retries, settings.workers, settings.timeout_s, settings.memory_mb):
-        units_done[outcome.key] = outcome
-    for plan in plans:
-        try:
-            imposer = session.imposer(plan.document.stem) if session else None
-            outcome = assemble(plan, units_done, render_cache, imposer)
-        except Exception as err:  # a unit PDF pikepdf cannot read: say so, build the rest
-            outcome = Outcome(plan.key, error=f"could not be imposed: {type(err).__name__}: {err}")
-        outcomes[plan.key] = outcome
-        if outcome.error is None and not outcome.refused:
-            render_cache.put(outcome.key, outcome.pdf, _meta(outcome))
+    position = {id(document): index for index, (document, _) in enumerate(order)}
+    waiting = list(order)  # documents not yet written, in document order
 
-    # Write in document order so the summary reads the same every run.
-    for document, key in order:
-        outcome = outcomes[key]
+    def write_ready() -> None:
+        """Write every waiting document whose PDF is ready, so each "wrote" line comes
+        when its file is on disk, not after the whole build has rendered."""
+        ready = [item for item in waiting if item[1] in outcomes]
+        waiting[:] = [item for item in waiting if item[1] not in outcomes]
+        for item in ready:
+            _write_document(item[0], outcomes[item[1]])
+            if progress is not None and report.written and report.written[-1].document is item[0]:
+                progress(report.written[-1])
+
+    def _write_document(document: Document, outcome: Outcome) -> None:
         path = out_dir / document.filename
         if outcome.error is not None:
             report.problems.append(Problem(outcome.error, display_path(path)))
-            continue
+            return
         for message in outcome.refused:
             report.problems.append(Problem(f"refused to load {message}", document.filename))
         for message in outcome.warnings:
@@ -410,17 +404,58 @@ def build(
             report.problems.append(
                 Problem(f"cannot write: {err.strerror or err}", display_path(path))
             )
-            continue
+            return
         manifest.record(document.filename, outcome.pdf)
         if document.kind == "booklets" and options.impose == "saddle":
             _write_saddle(document, outcome.pdf, out_dir, manifest, force, report)
         sheets = (outcome.pages + 1) // 2 if document.duplex else outcome.pages
-        written = Written(
-            document, path, outcome.pages, sheets, outcome.page_sizes, cached=outcome.seconds < 0
+        report.written.append(
+            Written(
+                document,
+                path,
+                outcome.pages,
+                sheets,
+                outcome.page_sizes,
+                cached=outcome.seconds < 0,
+            )
         )
-        report.written.append(written)
-        if progress is not None:
-            progress(written)
+
+    batch_keys = {batch.key for plan in plans for batch in plan.batches}
+    units_done: dict[str, Outcome] = {}
+    try:
+        write_ready()  # what the cache held
+        rendered = run_jobs(jobs, settings.workers, settings.timeout_s, settings.memory_mb)
+        for done, outcome in enumerate(rendered, start=1):
+            if on_rendered:
+                on_rendered(done, len(jobs))
+            if outcome.key in batch_keys:  # units of an imposed document: assembled below
+                units_done[outcome.key] = outcome
+                continue
+            outcomes[outcome.key] = outcome
+            if outcome.error is None and not outcome.refused:
+                render_cache.put(outcome.key, outcome.pdf, _meta(outcome))
+            write_ready()
+        retries = [job for plan in plans for job in settle(plan, units_done)]
+        for outcome in run_jobs(retries, settings.workers, settings.timeout_s, settings.memory_mb):
+            units_done[outcome.key] = outcome
+        for plan in plans:
+            try:
+                imposer = session.imposer(plan.document.stem) if session else None
+                outcome = assemble(plan, units_done, render_cache, imposer)
+            except Exception as err:  # a unit PDF pikepdf cannot read: say so, build the rest
+                outcome = Outcome(
+                    plan.key, error=f"could not be imposed: {type(err).__name__}: {err}"
+                )
+            outcomes[plan.key] = outcome
+            if outcome.error is None and not outcome.refused:
+                render_cache.put(outcome.key, outcome.pdf, _meta(outcome))
+            write_ready()
+    except KeyboardInterrupt:
+        # Keep what is finished: recorded in the manifest, so the next run may replace it.
+        manifest.save()
+        raise BuildInterrupted(len(report.written), len(order)) from None
+    # The summary lists documents in document order, whichever finished first.
+    report.written.sort(key=lambda w: position[id(w.document)])
     manifest.save()
     if render_cache.enabled:
         render_cache.prune()
@@ -440,4 +475,12 @@ def build(
     return report
 
 
-__all__ = ["BuildOptions", "BuildReport", "BuildSession", "BuildSettings", "build", "display_path"]
+__all__ = [
+    "BuildInterrupted",
+    "BuildOptions",
+    "BuildReport",
+    "BuildSession",
+    "BuildSettings",
+    "build",
+    "display_path",
+]

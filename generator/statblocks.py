@@ -206,7 +206,13 @@ def _compare_printed(
 def _character(located: Located, rules: Ruleset, budget: Budget, out: Computed) -> None:
     definition: CharacterDef = located.definition
     source = located.source
-    stats = compute_character(definition.name, ability_lines(definition.abilities), rules, budget)
+    stats = compute_character(
+        definition.name,
+        ability_lines(definition.abilities),
+        rules,
+        budget,
+        beyond_budget=definition.beyond_budget,
+    )
     for warning in stats.warnings:
         out.problems.append(_problem(warning, source, definition.name, ("abilities",), "warning"))
     out.problems += _compare_printed(definition.printed, stats, rules, source, definition.name)

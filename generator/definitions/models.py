@@ -29,53 +29,101 @@ class Model(BaseModel):
 
 
 class AbilityEntry(Model):
-    level: Level
-    note: Text = ""
+    """An ability written as a mapping, so a note can stand beside its level."""
+
+    level: Level = Field(description="The ability's level, a whole number from 1 up.")
+    note: Text = Field(
+        default="", description="Free text printed beside the level: gear, trick or habit."
+    )
 
 
 AbilityValue = Level | AbilityEntry
 
 
 class DefenseEntry(Model):
-    level: DefenseLevel
-    note: Text = ""
+    """A community defense written as a mapping, so a note can stand beside its level."""
+
+    level: DefenseLevel = Field(description="The defense's level, a whole number from 0 up.")
+    note: Text = Field(default="", description="Free text printed beside the level.")
 
 
 PrintedValues = dict[str, Annotated[int, Field(strict=True)]]
 
 
 class MinionDef(Model):
-    name: Name
-    count: Annotated[int, Field(strict=True, ge=1, le=MAX_LEVEL)] = 1
-    description: Text = ""
-    abilities: dict[str, AbilityValue]
-    printed: PrintedValues = {}
+    """A follower of a character with command, printed on the back of the leader's sheet."""
+
+    name: Name = Field(description="What the minion is called; a plural reads well for a pair.")
+    count: Annotated[int, Field(strict=True, ge=1, le=MAX_LEVEL)] = Field(
+        default=1, description="How many identical minions this entry stands for."
+    )
+    description: Text = Field(default="", description="One line about the minion.")
+    abilities: dict[str, AbilityValue] = Field(
+        description="Character ability name to level, bare or as {level, note}."
+    )
+    printed: PrintedValues = Field(
+        default={}, description="Derived numbers another source prints, for `scratchpress check`."
+    )
 
 
 class CharacterDef(Model):
-    name: Name
-    player: Text = ""
-    description: Text = ""
-    group: Name | None = None
-    portrait: Text | None = None
-    career: Name | None = None
-    abilities: dict[str, AbilityValue]
-    minions: list[MinionDef] = []
-    printed: PrintedValues = {}
+    """Anyone who can act in an encounter: a player character, an adversary, a bystander."""
+
+    name: Name = Field(description="The sheet's title; unique across the campaign.")
+    player: Text = Field(
+        default="", description="Who plays the character; leave out for the GM's own."
+    )
+    description: Text = Field(default="", description="One line about who they are.")
+    group: Name | None = Field(
+        default=None, description="Initiative group: everyone on one side writes the same text."
+    )
+    portrait: Text | None = Field(
+        default=None, description="A PNG, JPEG or WebP image, relative to the campaign folder."
+    )
+    career: Name | None = Field(
+        default=None, description="Resilience only: the name of the character's career."
+    )
+    # A GM's villain may be built past the starting budget on purpose; saying so here
+    # keeps `check` quiet about its CP and levels (and says it to the next reader).
+    beyond_budget: StrictBool = Field(
+        default=False, description="Built past the CP budget or top level on purpose: no warning."
+    )
+    abilities: dict[str, AbilityValue] = Field(
+        description="Character ability name to level, bare or as {level, note}."
+    )
+    minions: list[MinionDef] = Field(
+        default=[], description="Followers, for a character with command (at most two in all)."
+    )
+    printed: PrintedValues = Field(
+        default={}, description="Derived numbers another source prints, for `scratchpress check`."
+    )
 
 
 class CrewDef(Model):
-    operator: Name | None = None
-    gunner: Name | None = None
+    """Who sits in the vehicle's two seats, by character name."""
+
+    operator: Name | None = Field(
+        default=None,
+        description="The character who steers; their driving, navigation or piloting helps.",
+    )
+    gunner: Name | None = Field(
+        default=None, description="The character on the weapons; their shooting or blasting helps."
+    )
 
 
 class VehicleDef(Model):
-    name: Name
-    description: Text = ""
-    movement: Name
-    abilities: dict[str, AbilityValue]
-    crew: CrewDef = CrewDef()
-    printed: dict[str, Annotated[int, Field(strict=True)] | dict[str, int]] = {}
+    """A vehicle with a sheet of its own; its crew add their levels to the vehicle's."""
+
+    name: Name = Field(description="The sheet's title.")
+    description: Text = Field(default="", description="One line (or a folded paragraph) about it.")
+    movement: Name = Field(description="The movement ability in use; one of its own abilities.")
+    abilities: dict[str, AbilityValue] = Field(
+        description="Vehicle ability name to level, bare or as {level, note}."
+    )
+    crew: CrewDef = Field(default=CrewDef(), description="The operator and gunner aboard, if any.")
+    printed: dict[str, Annotated[int, Field(strict=True)] | dict[str, int]] = Field(
+        default={}, description="Derived numbers another source prints, for `scratchpress check`."
+    )
 
 
 DefenseChange = dict[Literal["economy", "environment", "equity"], Level]
@@ -84,35 +132,63 @@ DefenseChange = dict[Literal["economy", "environment", "equity"], Level]
 class ProjectLog(Model):
     """A project already carried out (or planned), for the community's worksheet."""
 
-    year: Annotated[int, Field(strict=True, ge=1)] = 1
-    player: Text = ""
-    name: Text = ""
-    develop: DefenseChange
-    sacrifice: DefenseChange = {}
-    roll: Annotated[int, Field(strict=True, ge=1, le=20)] | None = None  # the d20, if rolled
+    year: Annotated[int, Field(strict=True, ge=1)] = Field(
+        default=1, description="The year of play it belongs to, counting from 1."
+    )
+    player: Text = Field(default="", description="Who started the project.")
+    name: Text = Field(default="", description="What the project is, in a few words.")
+    develop: DefenseChange = Field(description="Defense name to the levels it gains on success.")
+    sacrifice: DefenseChange = Field(
+        default={}, description="Defense name to the levels given up, success or not."
+    )
+    roll: Annotated[int, Field(strict=True, ge=1, le=20)] | None = Field(
+        default=None, description="The d20 rolled for it; leave out while it is still to be rolled."
+    )
 
 
 class HistoryYear(Model):
     """One line of the year-by-year history table."""
 
-    year: Annotated[int, Field(strict=True, ge=1)]
-    event: Text = ""
-    economy: DefenseLevel | None = None
-    environment: DefenseLevel | None = None
-    equity: DefenseLevel | None = None
-    note: Text = ""
+    year: Annotated[int, Field(strict=True, ge=1)] = Field(
+        description="The year of play, counting from 1."
+    )
+    event: Text = Field(default="", description="The title of that year's event.")
+    economy: DefenseLevel | None = Field(
+        default=None, description="Economy at the end of the year."
+    )
+    environment: DefenseLevel | None = Field(
+        default=None, description="Environment at the end of the year."
+    )
+    equity: DefenseLevel | None = Field(default=None, description="Equity at the end of the year.")
+    note: Text = Field(default="", description="What happened, in a line or two.")
 
 
 class CommunityDef(Model):
-    name: Name
-    description: Text = ""
-    players: Annotated[int, Field(strict=True, ge=1, le=7)] | None = None
-    economy: DefenseLevel | DefenseEntry
-    environment: DefenseLevel | DefenseEntry
-    equity: DefenseLevel | DefenseEntry
-    projects: list[ProjectLog] = []
-    history: list[HistoryYear] = []
-    printed: PrintedValues = {}
+    """A Resilience settlement, judged on its three defenses (the three E's)."""
+
+    name: Name = Field(description="The sheet's title.")
+    description: Text = Field(default="", description="One line or a short paragraph about it.")
+    players: Annotated[int, Field(strict=True, ge=1, le=7)] | None = Field(
+        default=None, description="How many players share it; sets the size of each one's projects."
+    )
+    economy: DefenseLevel | DefenseEntry = Field(
+        description="Defense against emergencies, breakdowns, sabotage and bankruptcy."
+    )
+    environment: DefenseLevel | DefenseEntry = Field(
+        description="Defense against attrition, biological hazards and sieges."
+    )
+    equity: DefenseLevel | DefenseEntry = Field(
+        description="Defense against demoralization, propaganda and psy-ops."
+    )
+    projects: list[ProjectLog] = Field(
+        default=[], description="Projects logged, for the worksheet."
+    )
+    history: list[HistoryYear] = Field(
+        default=[], description="The year-by-year history: where each year ended."
+    )
+    printed: PrintedValues = Field(
+        default={}, description="Defenses another source prints, for `scratchpress check`."
+    )
 
 
 # The printable kinds `build --only` accepts, in build order (documents/registry.py maps
@@ -136,36 +212,77 @@ class BuildDefaults(Model):
     types ``scratchpress build`` and not ``--cards index --tent --backs fold`` every time.
     An option given on the command line wins over the value here."""
 
-    paper: Literal["letter", "a4"] | None = None
-    units: Literal["metric", "imperial", "both"] | None = None
-    cards: Literal["poker", "index"] = "poker"
-    tent: StrictBool = False
-    backs: Literal["none", "duplex", "fold"] = "duplex"
-    bleed: StrictBool = False
-    duplex_edge: Literal["long", "short"] = "long"
-    ink_saver: StrictBool = False
-    carry_range: CarryRange = "10-20"
-    only: list[Literal[BUILD_KINDS]] | None = None  # type: ignore[valid-type]
-    impose: Literal["none", "saddle"] = "none"
-    jobs: Annotated[int, Field(strict=True, ge=0, le=64)] = 0
-    png: StrictBool = False
-    strict: StrictBool = False
+    paper: Literal["letter", "a4"] | None = Field(
+        default=None, description="Page size for build only; wins over the top-level paper."
+    )
+    units: Literal["metric", "imperial", "both"] | None = Field(
+        default=None,
+        description="Carry-table weights for build only; wins over the top-level units.",
+    )
+    cards: Literal["poker", "index"] = Field(default="poker", description="Initiative card size.")
+    tent: StrictBool = Field(
+        default=False, description="Fold-over initiative cards, for a printer without duplex."
+    )
+    backs: Literal["none", "duplex", "fold"] = Field(
+        default="duplex", description="Deck card backs: none, on the sheet's back, or folded over."
+    )
+    bleed: StrictBool = Field(default=False, description="A 3 mm bleed around deck cards.")
+    duplex_edge: Literal["long", "short"] = Field(
+        default="long", description="Which edge your printer flips the sheet on."
+    )
+    ink_saver: StrictBool = Field(
+        default=False, description="No filled backgrounds, and greys instead of colour."
+    )
+    carry_range: CarryRange = Field(
+        default="10-20",
+        description="Strength range of the carry table, such as 10-20 (within 1-40).",
+    )
+    only: list[Literal[BUILD_KINDS]] | None = Field(  # type: ignore[valid-type]
+        default=None, description="Build only these kinds of printable (default: all of them)."
+    )
+    impose: Literal["none", "saddle"] = Field(
+        default="none", description="Booklets: also write a 2-up copy for saddle stitching."
+    )
+    jobs: Annotated[int, Field(strict=True, ge=0, le=64)] = Field(
+        default=0, description="Worker processes; 0 means one per core."
+    )
+    png: StrictBool = Field(
+        default=False, description="Also write every page as PNG, for virtual tabletops."
+    )
+    strict: StrictBool = Field(
+        default=False, description="Layout problems, such as overflowing text, fail the build."
+    )
 
 
 class Settings(Model):
     """``scratchpress.toml``: campaign-wide choices, all optional."""
 
-    rules: Literal["current", "early", "classic"] = "current"
-    cp: Annotated[int, Field(strict=True, ge=1, le=1000)] = 10
-    max_level: Annotated[int, Field(strict=True, ge=1, le=100)] = 4
-    paper: Literal["letter", "a4"] = "letter"
-    units: Literal["metric", "imperial", "both"] = "both"
+    rules: Literal["current", "early", "classic"] = Field(
+        default="current", description="Which revision of the rules computes the derived numbers."
+    )
+    cp: Annotated[int, Field(strict=True, ge=1, le=1000)] = Field(
+        default=10, description="The character-point budget each character is checked against."
+    )
+    max_level: Annotated[int, Field(strict=True, ge=1, le=100)] = Field(
+        default=4, description="The highest level any one ability should reach."
+    )
+    paper: Literal["letter", "a4"] = Field(
+        default="letter", description="Page size of every printable, for every command."
+    )
+    units: Literal["metric", "imperial", "both"] = Field(
+        default="both", description="How weights on the carry table are shown."
+    )
     # How far this printer shifts the back of a sheet, measured with `scratchpress
     # calibrate`; every back page is moved by the opposite amount.
     duplex_offset_mm: tuple[
         Annotated[float, Field(ge=-20, le=20)], Annotated[float, Field(ge=-20, le=20)]
-    ] = (0.0, 0.0)
-    build: BuildDefaults = BuildDefaults()
+    ] = Field(
+        default=(0.0, 0.0),
+        description="[dx, dy] in mm: how far this printer shifts back pages (see calibrate).",
+    )
+    build: BuildDefaults = Field(
+        default=BuildDefaults(), description="Your usual `scratchpress build` options."
+    )
 
 
 ENTRY_MODELS: dict[str, type[BaseModel]] = {

@@ -153,6 +153,8 @@ EVENT_STORY_MIN_WORDS: Final = 40
 _KEBAB = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 
 Id = Annotated[str, StringConstraints(pattern=_KEBAB, max_length=60)]
+# A campaign entry with a built-in id replaces that entry (content/loader.py).
+ID_DESCRIPTION: Final = "Lower-case words and hyphens; a built-in id here replaces that entry."
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=1000)]
 
@@ -174,24 +176,24 @@ class _Model(BaseModel):
 class EventChallenge(_Model):
     """The PCs' roll against the event: d20 + ability level vs. difficulty."""
 
-    ability: Ability
-    difficulty: int = Field(ge=8, le=18)
-    success: Text
-    failure: Text
+    ability: Ability = Field(description="The character ability the PCs roll.")
+    difficulty: int = Field(ge=8, le=18, description="The number the roll must reach.")
+    success: Text = Field(description="What happens when the roll succeeds.")
+    failure: Text = Field(description="What happens when it fails.")
 
 
 class DecisionChoice(_Model):
     """One answer the community may give, with its mechanical consequence."""
 
-    choice: Name
-    consequence: Text
+    choice: Name = Field(description="The answer, in a few words.")
+    consequence: Text = Field(description="What choosing it does to the community.")
 
 
 class EventDecision(_Model):
     """The question the community faces this year: 2 or 3 choices."""
 
-    prompt: Text
-    choices: list[DecisionChoice]
+    prompt: Text = Field(description="The question put to the community.")
+    choices: list[DecisionChoice] = Field(description="Two or three answers it may give.")
 
     @field_validator("choices")
     @classmethod
@@ -207,17 +209,17 @@ class EventDecision(_Model):
 class Event(_Model):
     """A year's event: the GM rolls d20 + attack_bonus against one of the three E's."""
 
-    id: Id
-    title: Name
-    threat: Threat
-    attacks: Defense
-    attack_bonus: int = Field(ge=0, le=10)
-    damage: int = Field(ge=1, le=4)
-    story: Text
-    temporary: Text
-    challenge: EventChallenge
-    decision: EventDecision
-    encounter: Text
+    id: Id = Field(description=ID_DESCRIPTION)
+    title: Name = Field(description="The card's title.")
+    threat: Threat = Field(description="The kind of danger the year brings.")
+    attacks: Defense = Field(description="The defense the threat attacks; fixed by the threat.")
+    attack_bonus: int = Field(ge=0, le=10, description="What the GM adds to the d20 attack roll.")
+    damage: int = Field(ge=1, le=4, description="Levels the defense loses if the attack hits.")
+    story: Text = Field(description="What the GM reads aloud.")
+    temporary: Text = Field(description="A modifier that lasts until the year ends.")
+    challenge: EventChallenge = Field(description="The roll the PCs make against the event.")
+    decision: EventDecision = Field(description="The choice the community faces.")
+    encounter: Text = Field(description="The fight or meeting the event leads to.")
 
     @model_validator(mode="after")
     def _threat_matches_defense(self) -> Event:
@@ -276,12 +278,16 @@ AbilityGroup = Annotated[list[Ability], Field(min_length=1, max_length=5)]
 class Career(_Model):
     """A PC career: each ``required`` group asks for level 1 in any one of its abilities."""
 
-    id: Id
-    name: Name
-    description: Text | None = None
-    combat_role: CombatRole | None = None
-    required: list[AbilityGroup] = Field(default_factory=list, max_length=6)
-    project: Text | None = None
+    id: Id = Field(description=ID_DESCRIPTION)
+    name: Name = Field(description="The career's name, as characters' `career:` gives it.")
+    description: Text | None = Field(default=None, description="What people of this career do.")
+    combat_role: CombatRole | None = Field(default=None, description="Its part in a fight.")
+    required: list[AbilityGroup] = Field(
+        default_factory=list,
+        max_length=6,
+        description="Groups of abilities; the character needs level 1 in one of each group.",
+    )
+    project: Text | None = Field(default=None, description="A project this career might start.")
 
     @field_validator("required")
     @classmethod
@@ -321,12 +327,16 @@ Levels = Annotated[int, Field(ge=1, le=MAX_PROJECT_DEVELOPMENT)]
 class ProjectIdea(_Model):
     """A ready-made community project: what it develops and what it sacrifices."""
 
-    id: Id
-    name: Name
-    theme: ProjectTheme
-    develops: dict[Defense, Levels]
-    sacrifices: dict[Defense, Levels] = Field(default_factory=dict)
-    summary: Text
+    id: Id = Field(description=ID_DESCRIPTION)
+    name: Name = Field(description="The project's name.")
+    theme: ProjectTheme = Field(description="What sort of project it is.")
+    develops: dict[Defense, Levels] = Field(
+        description="Defense name to the levels gained on success (1 to 5 in all)."
+    )
+    sacrifices: dict[Defense, Levels] = Field(
+        default_factory=dict, description="Defense name to the levels given up for it."
+    )
+    summary: Text = Field(description="The project in a sentence or two.")
 
     @model_validator(mode="after")
     def _develop_and_sacrifice(self) -> ProjectIdea:
@@ -375,9 +385,11 @@ class ProjectIdea(_Model):
 class ResilienceContent(_Model):
     """The three optional top-level lists of Resilience content in a campaign file."""
 
-    events: list[Event] = Field(default_factory=list)
-    careers: list[Career] = Field(default_factory=list)
-    project_ideas: list[ProjectIdea] = Field(default_factory=list)
+    events: list[Event] = Field(default_factory=list, description="Events for the yearly deck.")
+    careers: list[Career] = Field(default_factory=list, description="Careers for PCs.")
+    project_ideas: list[ProjectIdea] = Field(
+        default_factory=list, description="Ready-made community projects."
+    )
 
     @model_validator(mode="after")
     def _unique_ids(self) -> ResilienceContent:

@@ -24,7 +24,8 @@ from typing import Any
 from PIL import ImageFont
 
 from ..definitions.campaign import Campaign
-from ..render.images import ImageProblem, portrait_data_url
+from ..problems import InputError, Problem
+from ..render.images import ImageProblem
 from ..render.names import unique_stems
 from ..resources import fonts_dir
 from ..rules import AbilityLine, CharacterStats
@@ -33,6 +34,7 @@ from ..rules.actions import Action
 from ..rules.grid import GridMove
 from ..rules.minions import MAX_MINIONS
 from ..statblocks import Block, Computed
+from .assets import portrait_problem, portrait_url
 from .base import PAPER_MM, BuildOptions, Document, page_context
 from .common import carry_cells, health_text, hp_track, signed
 
@@ -86,8 +88,13 @@ def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> 
     characters = computed.of_kind("character")
     stems = unique_stems([b.name for b in characters], prefix="sheet-")
     result = []
+    problems: list[Problem] = []
     for block in characters:
-        context = sheet_context(block, computed, campaign, options)
+        try:
+            context = sheet_context(block, computed, campaign, options)
+        except InputError as err:  # a bad portrait: report every one, then stop
+            problems += err.problems
+            continue
         result.append(
             Document(
                 kind=KIND,
@@ -98,6 +105,8 @@ def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> 
                 duplex=context["back"] is not None,
             )
         )
+    if problems:
+        raise InputError(problems)
     return result
 
 
@@ -182,10 +191,10 @@ def _portrait(block: Block, campaign: Campaign, options: BuildOptions) -> str | 
     path = getattr(block.definition, "portrait", None)
     if not path:
         return None
-    if campaign.root is None:
-        raise ImageProblem(f"{block.name}: a portrait needs a campaign folder to be read from")
-    root = campaign.root.resolve()
-    return portrait_data_url(root / path, [root], PORTRAIT_MM, grey=options.ink_saver)
+    try:
+        return portrait_url(path, campaign.root, PORTRAIT_MM, grey=options.ink_saver)
+    except ImageProblem as err:  # `party.yaml:4: entry "Ann": portrait: face.png: ...`
+        raise InputError([portrait_problem(str(err), block.source, block.name)]) from None
 
 
 def _defenses(stats: CharacterStats) -> list[dict[str, str]]:

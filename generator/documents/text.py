@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from ..rules import CharacterStats, CommunityStats, VehicleStats
 from ..rules.abilities import display
+from ..rules.community import project_size
+from ..rules.health import HealthBands
+from ..rules.vehicles import CrewMember
 from ..statblocks import Block, Computed
 
 
@@ -64,7 +68,75 @@ def render_text(computed: Computed, explain: bool = False) -> str:
     return "\n\n".join(chunks) + "\n"
 
 
+def _health_json(bands: HealthBands) -> dict[str, list[int] | None]:
+    """Inclusive ``[low, high]`` hit point ranges; null where no total falls in the band."""
+    return {
+        "healthy": list(bands.healthy) if bands.healthy else None,
+        "injured": list(bands.injured) if bands.injured else None,
+    }
+
+
+def _crew_json(member: CrewMember | None) -> dict[str, Any] | None:
+    if member is None:
+        return None
+    return {"name": member.name, "ability": member.ability, "level": member.level}
+
+
+def _vehicle_json(stats: VehicleStats) -> dict[str, Any]:
+    # The vehicle sheet's numbers, as the rules computed them (documents/vehicle.py words
+    # them); countermeasures' damage is 0 because they delay instead.
+    return {
+        "movement": stats.movement,
+        "hit_points": stats.hit_points,
+        "stamina": stats.stamina,
+        "health": _health_json(stats.health),
+        "defense": stats.defense,
+        "defense_uncrewed": stats.defense_uncrewed,
+        "defense_evading": stats.defense_evading,
+        "initiative_bonus": stats.initiative_bonus,
+        "fuel": stats.fuel,
+        "abilities": {a.name: a.level for a in stats.abilities},
+        "crewed_abilities": stats.crewed_abilities,
+        "crew": {"operator": _crew_json(stats.operator), "gunner": _crew_json(stats.gunner)},
+        "weapons": [
+            {
+                "name": w.name,
+                "level": w.level,
+                "damage": w.damage,
+                "auto_damage": w.auto_damage,
+                "gunner": w.gunner,
+                "reach": w.reach,
+            }
+            for w in stats.weapons
+        ],
+    }
+
+
+def _community_json(stats: CommunityStats, definition: Any) -> dict[str, Any]:
+    # The definition's three E's are the town as founded; "now" applies the logged
+    # projects and history rows, as the community sheet does.
+    from .community import current_defenses, latest_year
+
+    data: dict[str, Any] = dict(stats.defenses)
+    data["players"] = definition.players
+    data["year"] = latest_year(definition)
+    data["now"] = current_defenses(definition)
+    size = project_size(definition.players) if definition.players is not None else None
+    data["project_size"] = (
+        None
+        if size is None
+        else {
+            "size": size.size,
+            "projects_per_player": size.projects_per_player,
+            "max_development": size.max_development,
+        }
+    )
+    return data
+
+
 def block_json(block: Block, computed: Computed) -> dict[str, Any]:
+    """One stat block for ``stats --json``; docs/json.md and docs/stats-json.schema.json
+    describe every key, and a test holds the output to that schema."""
     stats = block.stats
     data: dict[str, Any] = {"kind": block.kind, "name": block.name, "ruleset": computed.rules.name}
     if isinstance(stats, CharacterStats):
@@ -77,6 +149,11 @@ def block_json(block: Block, computed: Computed) -> dict[str, Any]:
             initiative_bonus=stats.initiative_bonus,
             cp=stats.cp,
             abilities=stats.levels,
+            health=_health_json(stats.health),
+            movement={
+                "healthy": dataclasses.asdict(stats.movement.healthy),
+                "injured": dataclasses.asdict(stats.movement.injured),
+            },
         )
         carry = stats.carry
         data["carry"] = (
@@ -97,16 +174,15 @@ def block_json(block: Block, computed: Computed) -> dict[str, Any]:
             data.update(leader=block.leader, count=block.count)
         if block.group:
             data["group"] = block.group
+            # What the group rolls with; under the current rules it pools the best
+            # stealth and detection of every member, so it differs from initiative_bonus.
+            group = next((g for g in computed.groups if g.name == block.group), None)
+            if group is not None:
+                data["group_initiative_bonus"] = group.bonus
     elif isinstance(stats, VehicleStats):
-        data.update(
-            hit_points=stats.hit_points,
-            stamina=stats.stamina,
-            defense=stats.defense,
-            abilities={a.name: a.level for a in stats.abilities},
-            crewed_abilities=stats.crewed_abilities,
-        )
+        data.update(_vehicle_json(stats))
     elif isinstance(stats, CommunityStats):
-        data.update(stats.defenses)
+        data.update(_community_json(stats, block.definition))
     data["warnings"] = list(block.warnings)
     return data
 

@@ -11,18 +11,21 @@ PNG_DPI = 150
 
 
 def write_pngs(pdfs: list[Path], folder: Path, dpi: int = PNG_DPI) -> int:
-    """``<stem>-<page>.png`` for each page of each PDF; returns how many were written."""
+    """``<stem>-<page>.png`` for each page of each PDF; returns how many were written.
+    Page numbers are zero-padded to the document's length (``-01`` … ``-12``), so a file
+    browser or a virtual tabletop's import sorts page 10 after page 9."""
     import pypdfium2
 
     count = 0
     for pdf in pdfs:
         document = pypdfium2.PdfDocument(str(pdf))
         try:
+            digits = max(2, len(str(len(document))))
             for number, page in enumerate(document, start=1):
                 image = page.render(scale=dpi / 72).to_pil()
                 buffer = io.BytesIO()
                 image.save(buffer, format="PNG", optimize=True)
-                write_atomic(folder / f"{pdf.stem}-{number}.png", buffer.getvalue())
+                write_atomic(folder / f"{pdf.stem}-{number:0{digits}d}.png", buffer.getvalue())
                 count += 1
         finally:
             document.close()

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import signal
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
@@ -121,6 +123,9 @@ def _limit_memory(memory_mb: int) -> None:
 
 def _worker(job: Job, conn: Connection, memory_mb: int) -> None:
     outcome: Outcome
+    # Ctrl-C reaches every process of the terminal's group; the parent alone handles it
+    # (and stops us), so a worker must not die printing a traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     # A worker renders one job and exits: collecting garbage along the way only costs time
     # (15-24% of a render, PERFORMANCE.md), and the memory limit still bounds the worker.
     gc.disable()
@@ -197,12 +202,46 @@ def _run_workers(
     )
     pending = list(jobs)
     running: dict[str, tuple[Any, Connection, float]] = {}
+    try:
+        yield from _drive(context, pending, running, workers, timeout_s, memory_mb, on_done)
+    finally:
+        # Ctrl-C, or a caller that stopped early: no worker outlives the build.
+        for process, conn, _ in running.values():
+            process.kill()
+            process.join(5)
+            conn.close()
+
+
+def _start(context: Any, job: Job, child: Connection, memory_mb: int) -> Any:
+    """Start a worker that ignores Ctrl-C from its first instruction: it inherits the
+    ignored signal (through fork, and through exec for spawn), so not even a worker that is
+    still starting up prints a traceback."""
+    process = context.Process(target=_worker, args=(job, child, memory_mb), daemon=True)
+    if threading.current_thread() is not threading.main_thread():
+        process.start()  # signal handlers belong to the main thread
+        return process
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        process.start()
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
+    return process
+
+
+def _drive(
+    context: Any,
+    pending: list[Job],
+    running: dict[str, tuple[Any, Connection, float]],
+    workers: int,
+    timeout_s: float,
+    memory_mb: int,
+    on_done: Callable[[Outcome], None] | None,
+) -> Iterator[Outcome]:
     while pending or running:
         while pending and len(running) < workers:
             job = pending.pop(0)
             parent, child = context.Pipe(duplex=False)
-            process = context.Process(target=_worker, args=(job, child, memory_mb), daemon=True)
-            process.start()
+            process = _start(context, job, child, memory_mb)
             child.close()
             running[job.key] = (process, parent, time.monotonic())
         ready = multiprocessing.connection.wait([c for _, c, _ in running.values()], timeout=0.2)

@@ -72,13 +72,15 @@ def cp_total(levels: Levels) -> int:
     return sum(levels.values())
 
 
-def budget_warnings(levels: Levels, budget: Budget) -> list[str]:
+def budget_warnings(levels: Levels, budget: Budget, beyond_budget: bool = False) -> list[str]:
+    """What a GM should hear about a character. ``beyond_budget`` is a GM's own villain,
+    built past the starting budget on purpose: its CP and levels are not worth a warning."""
     warnings = []
     spent = cp_total(levels)
-    if spent > budget.cp:
+    if spent > budget.cp and not beyond_budget:
         warnings.append(f"spends {spent} CP, over the budget of {budget.cp}")
     for name, value in levels.items():
-        if value > budget.max_level:
+        if value > budget.max_level and not beyond_budget:
             warnings.append(f"{name} {value} is above the maximum level {budget.max_level}")
     if level(levels, "toughness") < 1:
         warnings.append("has no toughness, so it cannot act in encounters")
@@ -92,6 +94,7 @@ def compute_character(
     budget: Budget | None = None,
     *,
     check_budget: bool = True,
+    beyond_budget: bool = False,
 ) -> CharacterStats:
     """Derive a full stat block. Unknown ability names are the loader's job, not ours."""
     budget = budget or Budget()
@@ -114,7 +117,7 @@ def compute_character(
         return derived[stat].value if stat in derived else None
 
     strength = value("strength")
-    warnings = budget_warnings(levels, budget) if check_budget else []
+    warnings = budget_warnings(levels, budget, beyond_budget) if check_budget else []
     return CharacterStats(
         name=name,
         ruleset=rules.name,

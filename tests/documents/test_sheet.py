@@ -19,7 +19,7 @@ from scratchpress.definitions.campaign import Campaign, load_campaign
 from scratchpress.documents import sheet
 from scratchpress.documents.base import BuildOptions
 from scratchpress.documents.common import carry_cells, signed
-from scratchpress.render.images import ImageProblem
+from scratchpress.problems import InputError
 from scratchpress.resources import examples_dir
 from scratchpress.rules import CharacterStats
 from scratchpress.statblocks import Computed, compute_campaign
@@ -433,7 +433,7 @@ def test_crowded_front_steps_down_and_keeps_notes_when_it_can(awkward_folder: Pa
     assert crowded["density"] != "normal" or len(crowded["abilities"]) > 1
 
 
-def test_a_bad_portrait_is_an_image_problem(tmp_path: Path) -> None:
+def test_a_bad_portrait_is_an_input_error_at_its_field(tmp_path: Path) -> None:
     folder = tmp_path / "c"
     folder.mkdir()
     (folder / "face.png").write_bytes(b"not an image at all")
@@ -441,8 +441,11 @@ def test_a_bad_portrait_is_an_image_problem(tmp_path: Path) -> None:
         "characters:\n  - name: Face\n    portrait: face.png\n    abilities: {toughness: 2}\n"
     )
     campaign = load_campaign([folder])
-    with pytest.raises(ImageProblem, match="not an image"):
+    with pytest.raises(InputError) as caught:
         sheet.documents(compute_campaign(campaign), campaign, BuildOptions())
+    [problem] = caught.value.problems
+    assert (problem.line, problem.entry, problem.field) == (3, "Face", "portrait")
+    assert problem.message.startswith("face.png is not an image")
 
 
 def test_cut_keeps_whole_words() -> None:
