@@ -378,7 +378,7 @@ def test_cli_campaign_avoids_its_names_and_regenerates_identically(tmp_path: Pat
     first = roster_yaml(RosterSpec(count=40, seed=11))[0]
     _write(folder, "a.yaml", first)
     out = folder / "b.yaml"
-    args = ["roster", "generate", "--count", "40", "--seed", "11", "--campaign", str(folder)]
+    args = ["roster", "generate", "--count", "40", "--seed", "11", str(folder)]
     assert runner.invoke(_app(), [*args, "-o", str(out)]).exit_code == 0
     made = out.read_bytes()
     # Regenerating the same file over itself: its own names do not count as taken.

@@ -13,16 +13,20 @@ from typing import Annotated
 import typer
 
 from .. import __version__
-from . import build, calibrate, definitions
+from . import build, calibrate, definitions, new, schema
 from .resilience import resilience_app
 from .roster import roster_app
+from .theme import theme_app
 
 app = typer.Typer(
     name="scratchpress",
     help="Stat blocks and print-ready PDFs for the Scratch Role-Playing System and Resilience.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    add_completion=False,
+    # `scratchpress --install-completion` teaches bash, zsh, fish or PowerShell our
+    # commands, options and choices.
+    add_completion=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
@@ -47,13 +51,16 @@ def root(
     """Stat blocks and print-ready PDFs for the Scratch Role-Playing System and Resilience."""
 
 
+app.command()(new.new)
 app.command()(definitions.stats)
 app.command()(definitions.check)
 app.command("import")(definitions.import_)
 app.command()(build.build)
 app.command()(calibrate.calibrate)
+app.command()(schema.schema)
 app.add_typer(roster_app, name="roster", help="NPC rosters: generate random NPCs.")
 app.add_typer(resilience_app, name="resilience", help="Resilience: projects and yearly events.")
+app.add_typer(theme_app, name="theme", help="Themes: start one with `theme init`.")
 
 
 def run() -> None:
@@ -62,3 +69,7 @@ def run() -> None:
         app()
     except BrokenPipeError:
         sys.stderr.close()
+    except KeyboardInterrupt:
+        # Ctrl-C outside a build's render (which says how far it got): one line, no trace.
+        sys.stderr.write("interrupted\n")
+        sys.exit(130)

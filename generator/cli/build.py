@@ -4,132 +4,234 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from ..definitions.campaign import Campaign
-from ..documents.registry import KINDS as KIND_NAMES
+from ..definitions.models import BUILD_KINDS as KIND_NAMES
+from ..definitions.models import BuildDefaults
 from ..problems import InputError, Problem
 from . import stamp
-from .common import RulesOpt, blocking_errors, choice, fail, load, plural
+from .common import (
+    CampaignArg,
+    Edge,
+    ExampleOpt,
+    Paper,
+    RulesOpt,
+    Units,
+    blocking_errors,
+    choose_campaign,
+    fail,
+    load,
+    plural,
+)
+
+INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C
+
+
+class Cards(StrEnum):
+    poker = "poker"
+    index_card = "index"  # not `index`: that is str.index
+
+
+class Backs(StrEnum):
+    none = "none"
+    duplex = "duplex"
+    fold = "fold"
+
+
+class Impose(StrEnum):
+    none = "none"
+    saddle = "saddle"
+
+
+def _kinds(value: str | None) -> str | None:
+    if value is not None:
+        for kind in (k.strip().lower() for k in value.split(",")):
+            if kind not in KIND_NAMES:
+                raise typer.BadParameter(
+                    f"unknown kind {kind!r}; choose from {', '.join(KIND_NAMES)}"
+                )
+    return value
+
+
+def _complete_kinds(incomplete: str) -> list[str]:
+    done, _, last = incomplete.rpartition(",")
+    prefix = f"{done}," if done else ""
+    return [prefix + kind for kind in KIND_NAMES if kind.startswith(last)]
+
+
+def _carry_range(value: str | None) -> str | None:
+    if value is not None and _parse_range(value) is None:
+        raise typer.BadParameter(f"{value!r} must be like 10-20, within 1-40")
+    return value
+
+
+def _parse_range(value: str) -> tuple[int, int] | None:
+    try:
+        low, high = (int(x) for x in value.split("-", 1))
+    except ValueError:
+        return None
+    return (low, high) if 1 <= low <= high <= 40 else None
+
+
+Flag = typer.Option  # saved options need both spellings: --tent and --no-tent
 
 
 def build(
-    campaign: Annotated[
-        Path | None,
-        typer.Argument(
-            help="Campaign folder (default: the bundled example campaign).", show_default=False
-        ),
-    ] = None,
+    campaign: CampaignArg = None,
+    example: ExampleOpt = False,
     output: Annotated[
         Path | None, typer.Option("-o", "--output", help="Output folder.", show_default="output/")
     ] = None,
     paper: Annotated[
-        str | None, typer.Option("--paper", help="letter or a4 (default: the campaign's).")
+        Paper | None,
+        typer.Option(help="Paper size (default: the campaign's).", case_sensitive=False),
     ] = None,
     only: Annotated[
         str | None,
-        typer.Option("--only", help="Comma-separated kinds: " + ",".join(KIND_NAMES) + "."),
+        typer.Option(
+            help="Comma-separated kinds: " + ",".join(KIND_NAMES) + ".",
+            callback=_kinds,
+            autocompletion=_complete_kinds,
+        ),
     ] = None,
-    units: Annotated[str | None, typer.Option("--units", help="metric, imperial or both.")] = None,
+    units: Annotated[
+        Units | None,
+        typer.Option(help="Carry-table weights (default: the campaign's).", case_sensitive=False),
+    ] = None,
     ink_saver: Annotated[
-        bool, typer.Option("--ink-saver", help="No filled backgrounds, greys instead of colour.")
-    ] = False,
+        bool | None,
+        Flag("--ink-saver/--no-ink-saver", help="No filled backgrounds, greys for colour."),
+    ] = None,
     cards: Annotated[
-        str, typer.Option("--cards", help="Initiative card size: poker or index.")
-    ] = "poker",
+        Cards | None,
+        typer.Option(help="Initiative card size (default: poker).", case_sensitive=False),
+    ] = None,
     tent: Annotated[
-        bool, typer.Option("--tent", help="Fold-over initiative cards (no duplex needed).")
-    ] = False,
+        bool | None,
+        Flag("--tent/--no-tent", help="Fold-over initiative cards (no duplex needed)."),
+    ] = None,
     carry_range: Annotated[
-        str, typer.Option("--carry-range", help="Strength range of the carry table, e.g. 1-40.")
-    ] = "10-20",
+        str | None,
+        typer.Option(
+            help="Strength range of the carry table, e.g. 1-40 (default: 10-20).",
+            callback=_carry_range,
+        ),
+    ] = None,
     backs: Annotated[
-        str, typer.Option("--backs", help="Card backs for decks: none, duplex or fold.")
-    ] = "duplex",
-    bleed: Annotated[bool, typer.Option("--bleed", help="3 mm bleed around deck cards.")] = False,
+        Backs | None,
+        typer.Option(help="Card backs for decks (default: duplex).", case_sensitive=False),
+    ] = None,
+    bleed: Annotated[
+        bool | None, Flag("--bleed/--no-bleed", help="3 mm bleed around deck cards.")
+    ] = None,
     duplex_edge: Annotated[
-        str, typer.Option("--duplex-edge", help="Which edge your printer flips: long or short.")
-    ] = "long",
+        Edge | None,
+        typer.Option(help="Which edge your printer flips (default: long).", case_sensitive=False),
+    ] = None,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", help="Worker processes (0: one per core).", min=0)
-    ] = 0,
+        int | None,
+        typer.Option("--jobs", "-j", help="Worker processes (0: one per core).", min=0, max=64),
+    ] = None,
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="Render everything again, ignoring the cache.")
     ] = False,
     strict: Annotated[
-        bool, typer.Option("--strict", help="Layout problems (overflowing text) fail the build.")
-    ] = False,
+        bool | None,
+        Flag("--strict/--no-strict", help="Layout problems (overflowing text) fail the build."),
+    ] = None,
     png: Annotated[
-        bool, typer.Option("--png", help="Also write every page as PNG (for virtual tabletops).")
-    ] = False,
+        bool | None,
+        Flag("--png/--no-png", help="Also write every page as PNG (for virtual tabletops)."),
+    ] = None,
     watch: Annotated[
         bool, typer.Option("--watch", help="Rebuild whenever a campaign file is saved.")
     ] = False,
     impose: Annotated[
-        str, typer.Option("--impose", help="Booklets: also write a 2-up copy: none or saddle.")
-    ] = "none",
+        Impose | None,
+        typer.Option(
+            help="Booklets: also write a 2-up saddle-stitch copy (default: none).",
+            case_sensitive=False,
+        ),
+    ] = None,
     force: Annotated[
         bool, typer.Option("--force", help="Replace files in the output folder we did not write.")
     ] = False,
     rules: RulesOpt = None,
 ) -> None:
-    """Render every printable of a campaign to PDF."""
-    from ..documents.base import BuildOptions
-    from ..resources import examples_dir
+    """Render every printable of a campaign to PDF.
 
-    folder = campaign if campaign is not None else examples_dir()
+    Options not given here come from the \\[build] table of the campaign's
+    scratchpress.toml (see docs/definitions.md), then from the defaults shown.
+
+    Example: scratchpress build my-campaign --paper a4 --only sheets,initiative
+    """
+    from ..documents.base import BuildOptions
+
+    chosen_campaign = choose_campaign([campaign] if campaign is not None else None, example)
+    folder = chosen_campaign.paths[0]
     out_dir = output if output is not None else Path("output")
     problems: list[Problem] = []
-    kinds = None
-    if only is not None:
-        kinds = [k.strip() for k in only.split(",") if k.strip()]
-        for kind in kinds:
-            if kind not in KIND_NAMES:
-                problems.append(
-                    Problem(f"--only: unknown kind {kind!r}; choose from {', '.join(KIND_NAMES)}")
-                )
     if not folder.is_dir():
         problems.append(Problem("not a campaign folder", str(folder)))
     if out_dir.exists() and not out_dir.is_dir():
         problems.append(Problem("-o: not a folder (an output folder is needed)", str(out_dir)))
-    try:
-        low, high = (int(x) for x in carry_range.split("-", 1))
-        if not 1 <= low <= high <= 40:
-            raise ValueError
-    except ValueError:
-        problems.append(Problem(f"--carry-range: {carry_range!r} must be like 10-20, within 1-40"))
-        low, high = 10, 20
-    problems += choice("--paper", paper, ("letter", "a4"))
-    problems += choice("--units", units, ("metric", "imperial", "both"))
-    problems += choice("--cards", cards, ("poker", "index"))
-    problems += choice("--backs", backs, ("none", "duplex", "fold"))
-    problems += choice("--duplex-edge", duplex_edge, ("long", "short"))
-    problems += choice("--impose", impose, ("none", "saddle"))
     if problems:
         fail(problems)
+    given = {
+        "paper": paper and paper.value,
+        "units": units and units.value,
+        "cards": cards and cards.value,
+        "tent": tent,
+        "backs": backs and backs.value,
+        "bleed": bleed,
+        "duplex_edge": duplex_edge and duplex_edge.value,
+        "ink_saver": ink_saver,
+        "carry_range": carry_range,
+        "only": [k.strip().lower() for k in only.split(",") if k.strip()] if only else None,
+        "impose": impose and impose.value,
+        "jobs": jobs,
+        "png": png,
+        "strict": strict,
+    }
 
-    def options_for(loaded: Campaign) -> BuildOptions:
-        return BuildOptions(
-            paper=paper or loaded.settings.paper,  # type: ignore[arg-type]
-            units=units or loaded.settings.units,  # type: ignore[arg-type]
-            ink_saver=ink_saver,
-            card_size=cards,  # type: ignore[arg-type]
-            tent=tent,
-            carry_low=low,
-            carry_high=high,
-            backs=backs,  # type: ignore[arg-type]
-            bleed=bleed,
-            duplex_edge=duplex_edge,  # type: ignore[arg-type]
-            impose=impose,  # type: ignore[arg-type]
+    def chosen(loaded: Campaign) -> BuildDefaults:
+        """The command line over the [build] table over the campaign-wide settings."""
+        saved = loaded.settings.build
+        merged = saved.model_copy(
+            update={key: value for key, value in given.items() if value is not None}
+        )
+        return merged.model_copy(
+            update={
+                "paper": merged.paper or loaded.settings.paper,
+                "units": merged.units or loaded.settings.units,
+            }
         )
 
-    from ..build import BuildSettings
+    def options_for(loaded: Campaign) -> BuildOptions:
+        picked = chosen(loaded)
+        low, high = _parse_range(picked.carry_range) or (10, 20)
+        return BuildOptions(
+            paper=picked.paper,  # type: ignore[arg-type]
+            units=picked.units,  # type: ignore[arg-type]
+            ink_saver=picked.ink_saver,
+            card_size=picked.cards,
+            tent=picked.tent,
+            carry_low=low,
+            carry_high=high,
+            backs=picked.backs,
+            bleed=picked.bleed,
+            duplex_edge=picked.duplex_edge,
+            impose=picked.impose,
+        )
 
-    settings = BuildSettings(jobs=jobs, use_cache=not no_cache, force=force)
-    run = _BuildRun(folder, out_dir, kinds, rules, options_for, settings, strict, png)
+    run = _BuildRun(folder, out_dir, rules, chosen, options_for, no_cache, force)
+    run.said, run.stamped = chosen_campaign.said, not chosen_campaign.implicit_example
     if not watch:
         raise typer.Exit(run.once())
     run.watch()
@@ -142,23 +244,28 @@ class _BuildRun:
         self,
         folder: Path,
         out_dir: Path,
-        kinds: list[str] | None,
-        rules: str | None,
+        rules: Any,
+        chosen: Any,
         options_for: Any,
-        settings: Any,
-        strict: bool,
-        png: bool,
+        no_cache: bool,
+        force: bool,
     ) -> None:
-        self.folder, self.out_dir, self.kinds, self.rules = folder, out_dir, kinds, rules
-        self.options_for, self.settings, self.strict, self.png = options_for, settings, strict, png
+        self.folder, self.out_dir, self.rules = folder, out_dir, rules
+        self.chosen, self.options_for = chosen, options_for
+        self.no_cache, self.force = no_cache, force
         self.session: Any = None  # kept between builds by watch()
+        self.said: str | None = None  # which campaign, when the user did not name it
+        # A build that fell back to the example has no stamp: its choice hangs on what
+        # this folder holds, which the stamp's snapshot does not cover.
+        self.stamped = True
 
     def once(self) -> int:
-        """Build; returns the exit code (0 fine, 1 input errors or a partly failed build)."""
+        """Build; returns the exit code (0 fine, 1 input errors or a partly failed build,
+        130 interrupted)."""
         import time
 
+        from ..build import BuildInterrupted, BuildSettings
         from ..build import build as run_build
-        from ..render.images import ImageProblem
 
         started = time.perf_counter()
         said: dict[bool, list[str]] = {False: [], True: []}
@@ -167,6 +274,9 @@ class _BuildRun:
             typer.echo(text, err=err)
             said[err].append(text)
 
+        if self.said is not None:
+            say(self.said, err=True)
+            self.said = None  # once, not on every rebuild of a watch
         try:
             memo = self.session.parse if self.session is not None else None
             loaded, computed = load([self.folder], self.rules, memo)
@@ -179,26 +289,31 @@ class _BuildRun:
             return 1
         for problem in computed.warnings:
             say(str(problem), err=True)
+        picked: BuildDefaults = self.chosen(loaded)
         options = self.options_for(loaded)
-        with _progress() as on_rendered:
+        settings = BuildSettings(jobs=picked.jobs, use_cache=not self.no_cache, force=self.force)
+        with _Progress() as progress:
             try:
                 report = run_build(
                     computed,
                     loaded,
                     options,
                     self.out_dir,
-                    self.kinds,
-                    settings=self.settings,
+                    picked.only,
+                    settings=settings,
                     session=self.session,
-                    progress=lambda w: typer.echo(
-                        f"wrote {w.path} ({plural(w.pages, 'page')}"
-                        + (", unchanged)" if w.cached else ")")
-                    ),
-                    on_rendered=on_rendered,
+                    progress=progress.wrote,
+                    on_rendered=progress.rendered,
                 )
-            except ImageProblem as err:
-                say(str(err), err=True)
-                return 1
+            except BuildInterrupted as stop:
+                progress.close()
+                typer.echo(
+                    f"interrupted: {stop.written} of {plural(stop.total, 'document')} written;"
+                    " run again to finish",
+                    err=True,
+                )
+                stamp.forget()
+                return INTERRUPTED
             except InputError as err:  # a booklet or other content that cannot be used
                 for problem in err.problems:
                     say(str(problem), err=True)
@@ -212,7 +327,7 @@ class _BuildRun:
             say(str(dataclasses.replace(problem, severity="error")), err=True)
         for problem in report.problems:
             say(str(problem), err=True)
-        if self.png:
+        if picked.png:
             from ..render.png import write_contact_sheet, write_pngs
 
             count = write_pngs([w.path for w in report.written], self.out_dir / "png")
@@ -230,7 +345,7 @@ class _BuildRun:
             f"{plural(report.sheets, 'sheet')} of paper ({options.paper}) in {self.out_dir}/"
         )
         typer.echo(
-            f"{summary} ({rendered} rendered, {report.from_cache} unchanged, {seconds:.1f} s)"
+            f"{summary} ({rendered} rendered, {report.from_cache} from cache, {seconds:.1f} s)"
         )
         if report.problems:
             stamp.forget()
@@ -238,16 +353,18 @@ class _BuildRun:
                 "the build partly failed: the files above were written, the rest not.", err=True
             )
             return 1
-        if self.strict and report.lint:
+        if picked.strict and report.lint:
             stamp.forget()
             typer.echo(f"--strict: {plural(len(report.lint), 'layout problem')}.", err=True)
             return 1
         # The next identical command can answer from this stamp if nothing changes.
+        if not self.stamped:
+            return 0
         stamp.record(
             [self.folder, *stamp.dependencies()],
             self.out_dir,
             said[True],
-            [f"wrote {w.path} ({plural(w.pages, 'page')}, unchanged)" for w in report.written]
+            [f"wrote {w.path} ({plural(w.pages, 'page')}, from cache)" for w in report.written]
             + said[False],
             summary,
         )
@@ -272,36 +389,62 @@ class _BuildRun:
             inside_output = path == output or path.startswith(output + os.sep)
             return not inside_output and ".scratchpress" not in path and not path.endswith(".pdf")
 
-        self.once()
-        typer.echo(f"watching {self.folder} for changes (Ctrl-C to stop)")
         try:
+            if self.once() == INTERRUPTED:
+                raise typer.Exit(INTERRUPTED)
+            typer.echo(f"watching {self.folder} for changes (Ctrl-C to stop)")
             # 20 ms of quiet after a save before building (watchfiles waits 50 ms by default).
             for _changes in watch(self.folder, templates_dir(), watch_filter=wanted, step=20):
-                self.once()
+                if self.once() == INTERRUPTED:  # Ctrl-C in the middle of a rebuild
+                    raise typer.Exit(INTERRUPTED)
         except KeyboardInterrupt:
-            return
+            return  # Ctrl-C while waiting for a save is how a watch ends: nothing to report
 
 
-class _progress:
-    """A progress bar on a terminal for builds that render more than a handful of files."""
+class _Progress:
+    """How a build shows it is alive. On a terminal, a rich bar on stderr, with each
+    "wrote" line printed above it (never through it). Elsewhere (a log, CI, a pipe), the
+    "wrote" lines alone, one per document as each is written, flushed at once."""
 
-    def __enter__(self) -> Any:
-        import sys
-
+    def __enter__(self) -> _Progress:
         self.bar: Any = None
-        if not sys.stderr.isatty():
-            return None
-        from rich.progress import Progress
+        self.task: Any = None
+        if sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-        self.bar = Progress(transient=True)
-        self.bar.start()
-        self.task = self.bar.add_task("rendering", total=None)
+            self.bar = Progress(
+                TextColumn("rendering"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                console=Console(stderr=True),
+                transient=True,
+                redirect_stdout=False,
+                redirect_stderr=False,
+            )
+        return self
 
-        def update(done: int, total: int) -> None:
-            self.bar.update(self.task, completed=done, total=total)
+    def rendered(self, done: int, total: int) -> None:
+        if self.bar is None:
+            return
+        if self.task is None:
+            self.bar.start()
+            self.task = self.bar.add_task("rendering", total=total)
+        self.bar.update(self.task, completed=done, total=total)
 
-        return update
+    def wrote(self, written: Any) -> None:
+        line = f"wrote {written.path} ({plural(written.pages, 'page')}" + (
+            ", from cache)" if written.cached else ")"
+        )
+        if self.bar is not None and self.task is not None and sys.stdout.isatty():
+            self.bar.console.print(line, markup=False, highlight=False, soft_wrap=True)
+        else:
+            typer.echo(line)
+
+    def close(self) -> None:
+        if self.bar is not None and self.task is not None:
+            self.bar.stop()
+            self.task = None
 
     def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.stop()
+        self.close()

@@ -9,21 +9,34 @@ from typing import Annotated
 import typer
 
 from ..problems import InputError, Problem
-from .common import PathsArg, RulesOpt, blocking_errors, fail, load, plural
+from .common import (
+    ExampleOpt,
+    PathsArg,
+    RulesOpt,
+    blocking_errors,
+    campaign_paths,
+    fail,
+    load,
+    plural,
+)
 
 
 def stats(
     paths: PathsArg = None,
+    example: ExampleOpt = False,
     rules: RulesOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON list.")] = False,
     explain: Annotated[
         bool, typer.Option("--explain", help="Show the rule behind every derived number.")
     ] = False,
 ) -> None:
-    """Print stat blocks in the books' format (or JSON)."""
+    """Print stat blocks in the books' format (or JSON, described in docs/json.md).
+
+    Example: scratchpress stats my-campaign --explain
+    """
     from ..documents.text import render_json, render_text
 
-    _, computed = load(paths, rules)
+    _, computed = load(campaign_paths(paths, example), rules)
     blocking = blocking_errors(computed)
     if blocking:
         fail(blocking)
@@ -35,15 +48,20 @@ def stats(
 
 def check(
     paths: PathsArg = None,
+    example: ExampleOpt = False,
     rules: RulesOpt = None,
     strict: Annotated[bool, typer.Option("--strict", help="Count warnings as errors.")] = False,
 ) -> None:
-    """Validate definitions and compare printed: values with the rules."""
+    """Validate a campaign: definitions, portraits, booklets, theme and printed: values.
+
+    Example: scratchpress check my-campaign --strict
+    """
     from ..content.careers import career_problems
     from ..content.loader import content_problems, resilience_content
+    from ..documents.assets import asset_problems
     from ..documents.booklet import booklet_problems
 
-    campaign, computed = load(paths, rules)
+    campaign, computed = load(campaign_paths(paths, example), rules)
     try:
         careers = resilience_content(campaign).careers
     except InputError as err:
@@ -51,6 +69,7 @@ def check(
     computed.problems += career_problems(campaign, computed, careers)
     computed.problems += content_problems(campaign)
     computed.problems += booklet_problems(campaign, computed)
+    computed.problems += asset_problems(campaign)
     for problem in computed.problems:
         typer.echo(str(problem), err=problem.severity == "error")
     errors, warnings = len(computed.errors), len(computed.warnings)
@@ -69,7 +88,10 @@ def import_(
         Path | None, typer.Option("-o", "--output", help="Write YAML here (default: print it).")
     ] = None,
 ) -> None:
-    """Read stat blocks in the books' plain-text format and write definitions."""
+    """Read stat blocks in the books' plain-text format and write definitions.
+
+    Example: scratchpress import npcs.txt -o my-campaign/imported.yaml
+    """
     from ..definitions.importer import dump_definitions, parse_stat_blocks
     from ..render.files import write_atomic
 

@@ -38,6 +38,7 @@ from ..problems import InputError, Problem
 from ..rules.abilities import closest
 from ..rules.community import DEFENSES, plan_project, project_size
 from ..rules.year import draw_events, seed_value
+from .common import Paper, looks_like_campaign
 
 resilience_app = typer.Typer(
     name="resilience",
@@ -103,8 +104,9 @@ def find_community(ref: str, campaign_path: Path | None) -> FoundCommunity:
     as_path = Path(ref)
     by_path = as_path.exists()
     if by_path and campaign_path is not None:
-        _stop([f"--community {ref!r} is a path; with --campaign, give a community name"], 2)
-    source = as_path if by_path else (campaign_path or examples_dir())
+        _stop([f"--community {ref!r} is a path; with a CAMPAIGN, give a community name"], 2)
+    here = Path(".") if looks_like_campaign(Path.cwd()) else None
+    source = as_path if by_path else (campaign_path or here or examples_dir())
     campaign = _load([source])
     communities = [c.definition for c in campaign.communities]
     where = display_path(source)
@@ -114,7 +116,7 @@ def find_community(ref: str, campaign_path: Path | None) -> FoundCommunity:
             _stop(
                 [
                     f"{where} holds {len(communities)} communities ({listed}); name one:"
-                    f" --community NAME --campaign {where}"
+                    f" {where} --community NAME"
                 ],
                 2,
             )
@@ -179,13 +181,17 @@ def project(
             "--community",
             "-c",
             help="A campaign file or folder with one community, or a community's name"
-            " (looked up in --campaign, else in the bundled example campaign).",
+            " (looked up in CAMPAIGN, else in the bundled example campaign).",
             show_default=False,
         ),
     ] = None,
     campaign: Annotated[
         Path | None,
-        typer.Option("--campaign", help="Where --community NAME is looked up.", show_default=False),
+        typer.Argument(
+            help="Campaign whose community to use: its only one, or the one --community"
+            " names (default: this folder if it holds a campaign, else the example).",
+            show_default=False,
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
@@ -193,14 +199,16 @@ def project(
 
     Difficulty = 7 + 2 × levels developed - 5 × levels sacrificed; 1 or less succeeds
     automatically. Exits 1 naming every broken rule.
+
+    Example: scratchpress resilience project my-campaign -d economy=2 -s equity=1
     """
     developed, errors = parse_levels(develop or [], "--develop")
     sacrificed, more = parse_levels(sacrifice or [], "--sacrifice")
     errors += more
-    if campaign is not None and community is None:
-        errors.append("--campaign only says where --community NAME is; give --community too")
     if errors:
         _stop(errors, 2)
+    if community is None and campaign is not None:
+        community, campaign = str(campaign), None  # the campaign's one community
     found = find_community(community, campaign) if community is not None else None
     if players is None:
         players = found.definition.players if found is not None else None
@@ -250,7 +258,7 @@ def draw(
             show_default=False,
         ),
     ] = None,
-    years: Annotated[int, typer.Option("--years", "-n", help="How many events to draw.")] = 1,
+    years: Annotated[int, typer.Option("--years", "-y", help="How many events to draw.")] = 1,
     first_year: Annotated[
         int | None,
         typer.Option(
@@ -270,27 +278,32 @@ def draw(
         ),
     ] = None,
     paper: Annotated[
-        str | None,
-        typer.Option("--paper", help="letter or a4 (default: the campaign's, else letter)."),
+        Paper | None,
+        typer.Option(
+            help="Paper size (default: the campaign's, else letter).", case_sensitive=False
+        ),
     ] = None,
     ink_saver: Annotated[
         bool, typer.Option("--ink-saver", help="No filled backgrounds, greys instead of colour.")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Draw this year's events at random, without repeats."""
+    """Draw this year's events at random, without repeats.
+
+    Example: scratchpress resilience draw my-campaign --years 3 --seed harvest -o year.pdf
+    """
     from ..content.loader import resilience_content
     from ..documents.community import current_defenses, latest_year
 
     errors = []
-    if paper is not None and paper not in ("letter", "a4"):
-        errors.append(f"--paper: {paper!r} is not one of letter, a4")
     if first_year is not None and first_year < 1:
         errors.append(f"--first-year must be 1 or more, not {first_year}")
     if output is not None and output.is_dir():
         errors.append(f"-o {output}: is a folder; give a file name such as year-sheets.pdf")
     if errors:
         _stop(errors, 2)
+    if campaign is None and looks_like_campaign(Path.cwd()):
+        campaign = Path(".")  # this folder's own events and community, as build uses them
     loaded = _load([campaign]) if campaign is not None else None
     try:
         events = resilience_content(loaded).events
@@ -327,7 +340,9 @@ def draw(
             typer.echo("")
             typer.echo(event_text(year, event, now if index == 0 else None))
     if output is not None:
-        _write_year_sheets(output, numbered, community, now, loaded, paper, ink_saver)
+        _write_year_sheets(
+            output, numbered, community, now, loaded, paper.value if paper else None, ink_saver
+        )
 
 
 def _write_year_sheets(

@@ -81,17 +81,20 @@ def generate_command(
     ] = None,
     campaign: Annotated[
         Path | None,
-        typer.Option(
-            "--campaign",
+        typer.Argument(
             help="A campaign folder the NPCs join: its names are not reused, its careers"
             " count, and its cp / max_level are the defaults.",
+            show_default=False,
         ),
     ] = None,
     force: Annotated[
         bool, typer.Option("--force", help="Replace the output file if it exists.")
     ] = False,
 ) -> None:
-    """Random NPCs that spend exactly --cp with no ability above --max-level."""
+    """Random NPCs that spend exactly --cp with no ability above --max-level.
+
+    Example: scratchpress roster generate my-campaign -n 12 -o my-campaign/thugs.yaml
+    """
     from ..content.loader import resilience_content
     from ..npcs import roster_yaml
     from ..render.files import write_atomic
@@ -146,7 +149,7 @@ def _load_campaign(folder: Path, output: Path | None) -> Campaign:
     from ..definitions.campaign import campaign_files, load_campaign
 
     if not folder.is_dir():
-        raise RosterError(f"--campaign {folder}: not a campaign folder")
+        raise RosterError(f"{folder}: not a campaign folder")
     _, files = campaign_files([folder])
     keep = [f for f in files if not _same_file(str(f), output)]
     if not keep:  # only the file being replaced: the campaign holds nothing else yet
@@ -166,7 +169,10 @@ def _taken_names(campaign: Campaign, output: Path | None) -> tuple[str, ...]:
 
 @roster_app.command("archetypes")
 def archetypes_command() -> None:
-    """List the archetypes --archetype accepts, and what each is good at."""
+    """List the archetypes --archetype accepts, and what each is good at.
+
+    Example: scratchpress roster archetypes
+    """
     rows = archetype_summaries()
     width = max(len(name) for name, _ in rows)
     for name, summary in rows:

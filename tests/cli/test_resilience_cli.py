@@ -96,7 +96,7 @@ def test_project_with_a_campaign_path(write_campaign: WriteCampaign) -> None:
     assert data["max_development"] == 3
     assert "broken rule: sacrifices 3 levels, more than the 1 it develops" in result.stderr
     assert "broken rule: cannot sacrifice 3 economy: the community only has 2" in result.stderr
-    by_name = run("project", "-d", "equity=1", "-c", "poor town", "--campaign", folder)
+    by_name = run("project", folder, "-d", "equity=1", "-c", "poor town")
     assert by_name.exit_code == 0, by_name.output
 
 
@@ -173,7 +173,7 @@ def test_same_seed_same_events_different_seed_different_events() -> None:
     assert first == _drawn("--seed", "42", "--years", "5")
     assert len(set(first)) == 5
     assert first != _drawn("--seed", "43", "--years", "5")
-    assert _drawn("--seed", "weir", "-n", "3") == _drawn("--seed", "weir", "-n", "3")
+    assert _drawn("--seed", "weir", "-y", "3") == _drawn("--seed", "weir", "-y", "3")
 
 
 def test_draw_is_machine_independent() -> None:

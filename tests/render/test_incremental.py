@@ -211,7 +211,7 @@ def test_a_second_identical_build_is_answered_without_building(party: Path, tmp_
     again = scratchpress(*args, cwd=tmp_path, cache=tmp_path / "cache")
     assert again.returncode == 0
     assert "up to date: nothing changed since the last build" in again.stdout
-    assert "wrote out/sheet-odile-marsh.pdf (1 page, unchanged)" in again.stdout
+    assert "wrote out/sheet-odile-marsh.pdf (1 page, from cache)" in again.stdout
 
 
 def test_a_stamp_depends_on_all_of_our_code_not_only_the_command_line() -> None:
@@ -235,7 +235,7 @@ def test_stamps_are_private_and_one_others_may_write_is_not_trusted(
     again = scratchpress(*args, cwd=tmp_path, cache=tmp_path / "cache")
     assert again.returncode == 0, again.stderr
     assert "up to date" not in again.stdout
-    assert "1 rendered" in again.stdout or "1 unchanged" in again.stdout
+    assert "1 rendered" in again.stdout or "1 from cache" in again.stdout
 
 
 @pytest.mark.parametrize("change", ["edit the campaign", "add a file", "delete the output"])
