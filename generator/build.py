@@ -25,9 +25,10 @@ from .documents.base import BuildOptions, Document
 from .documents.registry import KINDS, maker
 from .problems import Problem
 from .render.cache import RenderCache, cache_key
-from .render.files import clean_stale_temps, write_atomic
+from .render.files import CannotWrite, clean_stale_temps, reason, write_file
 from .render.impose import Imposer
 from .render.lint import missing_glyphs
+from .render.lock import OutputBusy, output_lock
 from .render.manifest import Manifest
 from .render.pool import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, Job, Outcome, limits_note, run_jobs
 from .render.templating import TEMPLATE_MEMORY_MB, render_html, theme_dirs
@@ -72,6 +73,7 @@ class BuildReport:
     warnings: list[str] = field(default_factory=list)
     lint: list[Problem] = field(default_factory=list)  # layout warnings (fatal with --strict)
     notes: list[str] = field(default_factory=list)  # how the build ran, for the user
+    pngs: int = 0  # --png: page images and contact sheets written
 
     @property
     def pages(self) -> int:
@@ -132,9 +134,14 @@ class BuildSettings:
 
     jobs: int = 0  # 0: one worker per core
     use_cache: bool = True
+    # None: $SCRATCHPRESS_CACHE_DIR, else one folder per campaign and output folder in the
+    # user's cache directory (render/cache.py); never the output folder.
+    cache_dir: Path | None = None
     force: bool = False
     timeout_s: float = DEFAULT_TIMEOUT_S
     memory_mb: int = DEFAULT_MEMORY_MB
+    wait: bool = True  # another build into the same folder: wait for it (else OutputBusy)
+    png: bool = False  # also every page as PNG, in png/
 
     @property
     def workers(self) -> int:
@@ -204,8 +211,58 @@ def _write_saddle(
         )
         return
     imposed = impose_saddle(pdf)
-    write_atomic(out_dir / name, imposed)
+    try:
+        write_file(out_dir / name, imposed, out_dir, shown=display_path(out_dir / name))
+    except CannotWrite as err:
+        report.problems.append(Problem(str(err)))
+        return
     manifest.record(name, imposed)
+
+
+PNG_FOLDER = "png"
+CONTACT_KINDS = {"events", "careers", "initiative"}  # decks get a one-image preview too
+
+
+def _write_previews(out_dir: Path, manifest: Manifest, force: bool, report: BuildReport) -> None:
+    """``--png``: every page as ``png/<stem>-NN.png``, and a contact sheet per deck. They
+    are output like the PDFs: in the manifest, never written over a file we did not
+    write, never through a link."""
+    from .render.png import contact_sheet, page_pngs
+
+    for written in report.written:
+        images = page_pngs(written.path)
+        if written.document.kind in CONTACT_KINDS:
+            sheet = contact_sheet(written.path)
+            if sheet is not None:
+                images[f"{written.path.stem}-contact.png"] = sheet
+        for name, data in images.items():
+            relative = f"{PNG_FOLDER}/{name}"
+            target = out_dir / PNG_FOLDER / name
+            if not force and not manifest.may_write(relative):
+                report.problems.append(
+                    Problem(
+                        "exists and was not written by scratchpress (or was changed since);"
+                        " left untouched; use --force to replace it",
+                        display_path(target),
+                    )
+                )
+                continue
+            try:
+                if not manifest.holds(relative, data):
+                    write_file(target, data, out_dir, shown=display_path(target))
+            except CannotWrite as err:
+                report.problems.append(Problem(str(err)))
+                continue
+            manifest.record(relative, data)
+            report.pngs += 1
+
+
+def _save(manifest: Manifest, report: BuildReport) -> None:
+    try:
+        manifest.save()
+    except CannotWrite as err:
+        # The PDFs are written, but without the record the next build would refuse them.
+        report.problems.append(Problem(str(err)))
 
 
 def _template_problem(err: Exception, path: Path) -> Problem:
@@ -238,15 +295,57 @@ def build(
     settings: BuildSettings | None = None,
     on_rendered: Callable[[int, int], None] | None = None,
     session: BuildSession | None = None,
+    on_wait: Callable[[], None] | None = None,
 ) -> BuildReport:
+    """Build into ``out_dir``, one build per output folder at a time: a second build waits
+    for the first (``on_wait`` is told once), or with ``settings.wait`` off raises
+    :class:`OutputBusy`."""
     settings = settings or BuildSettings(force=force)
     force = force or settings.force
     report = BuildReport()
-    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        report.problems.append(Problem(str(CannotWrite(display_path(out_dir), reason(err)))))
+        return report
+    with output_lock(out_dir, settings.wait, on_wait):
+        return _build_locked(
+            computed,
+            campaign,
+            options,
+            out_dir,
+            only,
+            progress,
+            force,
+            settings,
+            on_rendered,
+            session,
+            report,
+        )
+
+
+def _build_locked(
+    computed: Computed,
+    campaign: Campaign,
+    options: BuildOptions,
+    out_dir: Path,
+    only: list[str] | None,
+    progress: Callable[[Written], None] | None,
+    force: bool,
+    settings: BuildSettings,
+    on_rendered: Callable[[int, int], None] | None,
+    session: BuildSession | None,
+    report: BuildReport,
+) -> BuildReport:
     clean_stale_temps(out_dir)
     manifest = Manifest(out_dir)
-    render_cache = RenderCache(
-        out_dir, enabled=settings.use_cache, memory=session.memory if session else None
+    render_cache = RenderCache.for_build(
+        campaign.root,
+        out_dir,
+        settings.cache_dir,
+        enabled=settings.use_cache,
+        memory=session.memory if session else None,
+        notes=report.notes,
     )
     roots = tuple(allowed_roots(campaign))
 
@@ -399,11 +498,9 @@ def build(
             # A file that already holds exactly these bytes is left alone: no rewrite, no
             # new modification time for a printer queue or a sync tool to react to.
             if not manifest.holds(document.filename, outcome.pdf):
-                write_atomic(path, outcome.pdf)
-        except OSError as err:
-            report.problems.append(
-                Problem(f"cannot write: {err.strerror or err}", display_path(path))
-            )
+                write_file(path, outcome.pdf, out_dir, shown=display_path(path))
+        except CannotWrite as err:
+            report.problems.append(Problem(str(err)))
             return
         manifest.record(document.filename, outcome.pdf)
         if document.kind == "booklets" and options.impose == "saddle":
@@ -450,13 +547,15 @@ def build(
             if outcome.error is None and not outcome.refused:
                 render_cache.put(outcome.key, outcome.pdf, _meta(outcome))
             write_ready()
+        # The summary lists documents in document order, whichever finished first.
+        report.written.sort(key=lambda w: position[id(w.document)])
+        if settings.png:
+            _write_previews(out_dir, manifest, force, report)
     except KeyboardInterrupt:
         # Keep what is finished: recorded in the manifest, so the next run may replace it.
-        manifest.save()
+        _save(manifest, report)
         raise BuildInterrupted(len(report.written), len(order)) from None
-    # The summary lists documents in document order, whichever finished first.
-    report.written.sort(key=lambda w: position[id(w.document)])
-    manifest.save()
+    _save(manifest, report)
     if render_cache.enabled:
         render_cache.prune()
         render_cache.forget_unused()
@@ -481,6 +580,7 @@ __all__ = [
     "BuildReport",
     "BuildSession",
     "BuildSettings",
+    "OutputBusy",
     "build",
     "display_path",
 ]

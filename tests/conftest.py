@@ -32,6 +32,7 @@ OUR_GOLDEN = Path(__file__).resolve().parent / GOLDEN_FILE
 # The tests' stamps and cache signing key stay out of the developer's own ~/.cache.
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="scratchpress-tests-")
 atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], ignore_errors=True)
+os.environ.pop("SCRATCHPRESS_CACHE_DIR", None)  # the render cache too (render/cache.py)
 
 
 def shared_location() -> Path:

@@ -152,5 +152,5 @@ def test_bad_portrait_files_fail_cleanly(tmp_path: Path, payload: bytes, message
 
 def test_unknown_only_kind_is_a_clean_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["build", "-o", str(tmp_path), "--only", "sheets,posters"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a usage error: the kind is a choice
     assert "unknown kind 'posters'" in result.output

@@ -48,6 +48,7 @@ from scratchpress.definitions.yamlsafe import load_yaml
 from scratchpress.documents.base import BuildOptions
 from scratchpress.problems import InputError
 from scratchpress.render import files as files_module
+from scratchpress.render.cache import cache_folder
 from scratchpress.render.engine import render_pdf
 from scratchpress.render.fetcher import ConfinedFetcher, RefusedResource
 from scratchpress.render.files import TEMP_PREFIX, clean_stale_temps, write_atomic
@@ -340,6 +341,7 @@ def test_the_secret_is_in_no_output_file_nor_the_cache(hostile: Any) -> None:
         "sheet-bob.pdf",
     ]
     assert leaks(out) == []
+    assert leaks(cache_folder(hostile["campaign"], out)) == []  # refused ones are not cached
     assert MARKER not in hostile["result"].output  # nor in what the build said
 
 
@@ -1293,7 +1295,7 @@ def test_a_write_error_is_a_clean_error(tmp_path: Path) -> None:
     (out / "sheet-ann.pdf").mkdir(parents=True)
     result = run("build", folder, "-o", out, "--only", "sheets", "-j", "1", "--force")
     assert result.exit_code == 1
-    assert "sheet-ann.pdf: cannot write: " in result.output
+    assert "sheet-ann.pdf: exists and is not a regular file; refused" in result.output
     assert (out / "sheet-ann.pdf").is_dir()
     assert _temps(out) == []
 
@@ -1321,14 +1323,17 @@ def test_a_cache_shipped_with_the_campaign_is_not_trusted(
     evil = b"%PDF-1.4\n% the stranger's PDF, with whatever it likes inside\n%%EOF\n"
     shipped = folder / "output" / ".scratchpress-cache"
     shipped.mkdir(parents=True)
-    for entry in (probe / ".scratchpress-cache").glob("*.json"):
+    for entry in cache_folder(folder, probe).glob("*.json"):
         meta = json.loads(entry.read_text())
         meta["sha256"] = hashlib.sha256(evil).hexdigest()
         (shipped / entry.name).write_text(json.dumps(meta))
         (shipped / entry.name).with_suffix(".pdf").write_bytes(evil)
+    shipped_files = {p.name: p.read_bytes() for p in shipped.iterdir()}
     monkeypatch.chdir(folder)
     run("build", ".", "--only", "sheets", "-j", "1")
     assert (folder / "output" / "sheet-ann.pdf").read_bytes() != evil
+    # An old-style cache in the output folder is never read, written or pruned now.
+    assert {p.name: p.read_bytes() for p in shipped.iterdir()} == shipped_files
 
 
 # --- 11. atomic writes ---------------------------------------------------------------------------
@@ -1381,18 +1386,20 @@ def test_stale_temps_are_cleaned_on_the_next_run(tmp_path: Path) -> None:
         tmp_path / "campaign", {"party.yaml": ONE}, theme={"sheet/sheet.html": FAST_SHEET}
     )
     out = tmp_path / "out"
+    cached = cache_folder(folder, out)  # the render cache, in the user's cache folder
     stale = [
         out / f"{TEMP_PREFIX}abc123.tmp",
-        out / ".scratchpress-cache" / f"{TEMP_PREFIX}def456.tmp",
+        cached / f"{TEMP_PREFIX}0123456789abcdef.tmp",
         out / "png" / f"{TEMP_PREFIX}0a1b2c.tmp",
     ]
     for path in stale:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         path.write_bytes(b"half a PDF")
     keep = out / "notes.tmp"
     keep.write_text("the user's")
     assert run("build", folder, "-o", out, "--only", "sheets", "-j", "1").exit_code == 0
     assert _temps(out) == []
+    assert not any(path.exists() for path in stale)
     assert keep.read_text() == "the user's"
 
 

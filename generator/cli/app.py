@@ -7,6 +7,7 @@ and maps problems to exit codes (1 for bad input, 2 for bad usage).
 
 from __future__ import annotations
 
+import signal
 import sys
 from typing import Annotated
 
@@ -63,12 +64,29 @@ app.add_typer(resilience_app, name="resilience", help="Resilience: projects and 
 app.add_typer(theme_app, name="theme", help="Themes: start one with `theme init`.")
 
 
+def _interrupted(signum: int, frame: object) -> None:
+    # Ctrl-C, and `kill`, a closing session manager or a CI timeout (SIGTERM) alike: stop,
+    # keeping what is finished and leaving no temporary files.
+    from ..render.pool import STOP
+
+    STOP.set()
+    raise KeyboardInterrupt
+
+
 def run() -> None:
-    # Broken pipes (`scratchpress stats | head`) are not errors worth a traceback.
+    from ..render.files import CannotRead, CannotWrite
+
+    signal.signal(signal.SIGTERM, _interrupted)
+    signal.signal(signal.SIGINT, _interrupted)
     try:
         app()
     except BrokenPipeError:
+        # Broken pipes (`scratchpress stats | head`) are not errors worth a traceback.
         sys.stderr.close()
+    except (CannotWrite, CannotRead) as err:
+        # Every command reports its own; this is the net under all of them.
+        sys.stderr.write(f"{err}\n")
+        sys.exit(1)
     except KeyboardInterrupt:
         # Ctrl-C outside a build's render (which says how far it got): one line, no trace.
         sys.stderr.write("interrupted\n")

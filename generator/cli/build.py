@@ -14,7 +14,7 @@ import typer
 from ..definitions.campaign import Campaign
 from ..definitions.models import BUILD_KINDS as KIND_NAMES
 from ..definitions.models import BuildDefaults
-from ..problems import InputError, Problem
+from ..problems import InputError, Problem, safe_text
 from . import stamp
 from .common import (
     CampaignArg,
@@ -141,6 +141,15 @@ def build(
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="Render everything again, ignoring the cache.")
     ] = False,
+    cache_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--cache-dir",
+            help="Keep the render cache in this folder (default: one per campaign and"
+            " output folder in your user cache folder, or $SCRATCHPRESS_CACHE_DIR).",
+            show_default=False,
+        ),
+    ] = None,
     strict: Annotated[
         bool | None,
         Flag("--strict/--no-strict", help="Layout problems (overflowing text) fail the build."),
@@ -162,6 +171,12 @@ def build(
     force: Annotated[
         bool, typer.Option("--force", help="Replace files in the output folder we did not write.")
     ] = False,
+    no_wait: Annotated[
+        bool,
+        typer.Option(
+            "--no-wait", help="If another build is writing into the folder, stop at once."
+        ),
+    ] = False,
     rules: RulesOpt = None,
 ) -> None:
     """Render every printable of a campaign to PDF.
@@ -177,6 +192,13 @@ def build(
     folder = chosen_campaign.paths[0]
     out_dir = output if output is not None else Path("output")
     problems: list[Problem] = []
+    if output is None and out_dir.is_symlink():
+        # The default output/ may have come inside a downloaded campaign: a link there
+        # would send our files (and our pruning) wherever it points. Named with -o, it is
+        # the user's own choice.
+        problems.append(
+            Problem("is a symbolic link; refused as the default output (name it with -o)", "output")
+        )
     if not folder.is_dir():
         problems.append(Problem("not a campaign folder", str(folder)))
     if out_dir.exists() and not out_dir.is_dir():
@@ -232,6 +254,8 @@ def build(
 
     run = _BuildRun(folder, out_dir, rules, chosen, options_for, no_cache, force)
     run.said, run.stamped = chosen_campaign.said, not chosen_campaign.implicit_example
+    run.wait = not no_wait
+    run.cache_dir = cache_dir
     if not watch:
         raise typer.Exit(run.once())
     run.watch()
@@ -253,6 +277,10 @@ class _BuildRun:
         self.folder, self.out_dir, self.rules = folder, out_dir, rules
         self.chosen, self.options_for = chosen, options_for
         self.no_cache, self.force = no_cache, force
+        self.wait = True  # --no-wait: fail at once when another build holds the folder
+        # The output folder as messages show it: a name with control characters escaped.
+        self.shown_out = safe_text(str(out_dir), None)
+        self.cache_dir: Path | None = None  # --cache-dir
         self.session: Any = None  # kept between builds by watch()
         self.said: str | None = None  # which campaign, when the user did not name it
         # A build that fell back to the example has no stamp: its choice hangs on what
@@ -264,7 +292,7 @@ class _BuildRun:
         130 interrupted)."""
         import time
 
-        from ..build import BuildInterrupted, BuildSettings
+        from ..build import BuildInterrupted, BuildSettings, OutputBusy
         from ..build import build as run_build
 
         started = time.perf_counter()
@@ -291,7 +319,14 @@ class _BuildRun:
             say(str(problem), err=True)
         picked: BuildDefaults = self.chosen(loaded)
         options = self.options_for(loaded)
-        settings = BuildSettings(jobs=picked.jobs, use_cache=not self.no_cache, force=self.force)
+        settings = BuildSettings(
+            jobs=picked.jobs,
+            use_cache=not self.no_cache,
+            cache_dir=self.cache_dir,
+            force=self.force,
+            wait=self.wait,
+            png=picked.png,
+        )
         with _Progress() as progress:
             try:
                 report = run_build(
@@ -304,7 +339,19 @@ class _BuildRun:
                     session=self.session,
                     progress=progress.wrote,
                     on_rendered=progress.rendered,
+                    on_wait=lambda: typer.echo(
+                        f"waiting: another build is writing into {self.shown_out}/"
+                        " (--no-wait to stop instead)",
+                        err=True,
+                    ),
                 )
+            except OutputBusy:
+                say(
+                    f"another build is writing into {self.shown_out}/; run again when it has"
+                    " finished",
+                    err=True,
+                )
+                return 1
             except BuildInterrupted as stop:
                 progress.close()
                 typer.echo(
@@ -328,21 +375,12 @@ class _BuildRun:
         for problem in report.problems:
             say(str(problem), err=True)
         if picked.png:
-            from ..render.png import write_contact_sheet, write_pngs
-
-            count = write_pngs([w.path for w in report.written], self.out_dir / "png")
-            for written in report.written:
-                if written.document.kind in {"events", "careers", "initiative"}:
-                    write_contact_sheet(
-                        written.path, self.out_dir / "png" / f"{written.path.stem}-contact.png"
-                    )
-                    count += 1
-            say(f"wrote {count} PNG files in {self.out_dir / 'png'}/")
+            say(f"wrote {plural(report.pngs, 'PNG file')} in {self.shown_out}/png/")
         seconds = time.perf_counter() - started
         rendered = len(report.written) - report.from_cache
         summary = (
             f"{plural(len(report.written), 'document')}, {plural(report.pages, 'page')}, "
-            f"{plural(report.sheets, 'sheet')} of paper ({options.paper}) in {self.out_dir}/"
+            f"{plural(report.sheets, 'sheet')} of paper ({options.paper}) in {self.shown_out}/"
         )
         typer.echo(
             f"{summary} ({rendered} rendered, {report.from_cache} from cache, {seconds:.1f} s)"
@@ -364,7 +402,10 @@ class _BuildRun:
             [self.folder, *stamp.dependencies()],
             self.out_dir,
             said[True],
-            [f"wrote {w.path} ({plural(w.pages, 'page')}, from cache)" for w in report.written]
+            [
+                f"wrote {safe_text(str(w.path), None)} ({plural(w.pages, 'page')}, from cache)"
+                for w in report.written
+            ]
             + said[False],
             summary,
         )
@@ -433,7 +474,7 @@ class _Progress:
         self.bar.update(self.task, completed=done, total=total)
 
     def wrote(self, written: Any) -> None:
-        line = f"wrote {written.path} ({plural(written.pages, 'page')}" + (
+        line = f"wrote {safe_text(str(written.path), None)} ({plural(written.pages, 'page')}" + (
             ", from cache)" if written.cached else ")"
         )
         if self.bar is not None and self.task is not None and sys.stdout.isatty():

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from ..problems import Problem
+from ..render.files import CannotWrite
 from .common import CampaignArg, Edge, Paper, fail, looks_like_campaign
 
 
@@ -39,14 +40,20 @@ def calibrate(
         fail(problems)
     chosen = paper.value if paper else (settings.paper if settings else "letter")
     offset = settings.duplex_offset_mm if settings else (0.0, 0.0)
-    warnings = write_calibration(
-        output,
-        CalibrationOptions(
-            paper=chosen,
-            duplex_edge=duplex_edge.value,
-            duplex_offset_mm=offset,
-        ),
-    )
+    if output.is_dir():
+        output = output / "duplex-calibration.pdf"  # `-o DIR`: the usual name inside it
+    try:
+        warnings = write_calibration(
+            output,
+            CalibrationOptions(
+                paper=chosen,
+                duplex_edge=duplex_edge.value,
+                duplex_offset_mm=offset,
+            ),
+        )
+    except CannotWrite as err:
+        typer.echo(str(err), err=True)
+        raise typer.Exit(1) from None
     for warning in warnings:
         typer.echo(f"warning: {warning}", err=True)
     typer.echo(

@@ -17,7 +17,7 @@ import typer
 
 from ..definitions.campaign import SETTINGS_FILE, Campaign, is_definitions_file, load_campaign
 from ..definitions.yamlsafe import ParseMemo
-from ..problems import InputError, Problem
+from ..problems import InputError, Problem, safe_text
 from ..statblocks import Computed, compute_campaign
 
 
@@ -79,7 +79,7 @@ RulesOpt = Annotated[
 
 def usage_error(message: str) -> NoReturn:
     """A command line that cannot work as typed: exit 2, like click's own usage errors."""
-    typer.echo(f"usage error: {message}", err=True)
+    typer.echo(f"usage error: {safe_text(message, None)}", err=True)
     typer.echo("Try 'scratchpress --help' or add -h to the command.", err=True)
     raise typer.Exit(2)
 
@@ -116,7 +116,7 @@ def choose_campaign(paths: list[Path] | None, example: bool = False) -> Chosen:
         return Chosen([examples_dir()], "campaign: the bundled example, Lantern Weir (example/)")
     here = Path.cwd()
     if looks_like_campaign(here):
-        return Chosen([Path(".")], f"campaign: this folder ({here})")
+        return Chosen([Path(".")], f"campaign: this folder ({safe_text(str(here), None)})")
     return Chosen(
         [examples_dir()],
         "campaign: no campaign in this folder, so the bundled example, Lantern Weir"
@@ -164,3 +164,16 @@ def load(
     except InputError as err:
         fail(err.problems)
     return campaign, compute_campaign(campaign)
+
+
+def write_output(path: Path, data: bytes) -> None:
+    """Write a file the user named with ``-o`` (through the one writer: atomic, no links),
+    or stop with ``cannot write PATH: reason`` and exit 1."""
+    from ..definitions.campaign import display_path
+    from ..render.files import CannotWrite, write_file
+
+    try:
+        write_file(path, data, shown=display_path(path))
+    except CannotWrite as err:
+        typer.echo(str(err), err=True)
+        raise typer.Exit(1) from None

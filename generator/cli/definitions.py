@@ -18,6 +18,7 @@ from .common import (
     fail,
     load,
     plural,
+    write_output,
 )
 
 
@@ -92,15 +93,20 @@ def import_(
 
     Example: scratchpress import npcs.txt -o my-campaign/imported.yaml
     """
+    from ..definitions.campaign import RefusedFile, display_path, read_text_capped
     from ..definitions.importer import dump_definitions, parse_stat_blocks
-    from ..render.files import write_atomic
+    from ..render.files import CannotRead
 
     try:
-        text = text_file.read_text(encoding="utf-8")
+        text = read_text_capped(text_file)
     except FileNotFoundError:
-        fail([Problem("no such file", str(text_file))])
-    except (OSError, UnicodeDecodeError) as err:
-        fail([Problem(f"cannot read as UTF-8 text: {err}", str(text_file))])
+        fail([Problem(str(CannotRead(display_path(text_file), "no such file")))])
+    except UnicodeDecodeError as err:
+        reason = f"not UTF-8 text (byte {err.start}); save it as UTF-8"
+        fail([Problem(str(CannotRead(display_path(text_file), reason)))])
+    except (OSError, RefusedFile) as err:
+        why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        fail([Problem(str(CannotRead(display_path(text_file), why)))])
     data = parse_stat_blocks(text)
     found = sum(len(v) for v in data.values())
     if not found:
@@ -116,6 +122,6 @@ def import_(
     if output is None:
         typer.echo(yaml_text, nl=False)
     else:
-        write_atomic(output, yaml_text.encode("utf-8"))
+        write_output(output, yaml_text.encode("utf-8"))
         counts = ", ".join(f"{len(v)} {k}" for k, v in data.items() if v)
         typer.echo(f"wrote {output} ({counts})", err=True)

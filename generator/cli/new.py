@@ -16,7 +16,9 @@ from typing import Annotated
 
 import typer
 
-from ..render.files import write_atomic
+from ..definitions.campaign import display_path
+from ..problems import safe_text
+from ..render.files import CannotWrite, write_file
 from .common import plural
 
 SCHEMA_DIR = ".scratchpress"  # beside the definitions, so the modelines need no path
@@ -77,7 +79,9 @@ def new(
     Example: scratchpress new my-campaign && cd my-campaign && scratchpress build
     """
     if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
-        typer.echo(f"cannot create {folder}: a file or link is in the way", err=True)
+        typer.echo(
+            f"cannot create {safe_text(str(folder), None)}: a file or link is in the way", err=True
+        )
         raise typer.Exit(1)
     if folder.is_dir() and any(folder.iterdir()):
         typer.echo(f"{folder} is not empty; give a new folder name (nothing was written)", err=True)
@@ -86,17 +90,16 @@ def new(
     files = example_files() if from_example else texts
     files.update({name: text.encode("utf-8") for name, text in schema_files().items()})
     try:
-        folder.mkdir(parents=True, exist_ok=True)
         for name, data in files.items():
-            target = folder / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(target, data)
-    except OSError as err:
-        typer.echo(f"cannot write {folder}: {err.strerror or err}", err=True)
+            write_file(folder / name, data, folder, shown=display_path(folder / name))
+    except CannotWrite as err:
+        typer.echo(str(err), err=True)
         raise typer.Exit(1) from None
     what = "a copy of the example campaign" if from_example else "a starter campaign"
-    typer.echo(f"wrote {what} in {folder}{os.sep} ({plural(len(files), 'file')})")
+    typer.echo(
+        f"wrote {what} in {safe_text(str(folder), None)}{os.sep} ({plural(len(files), 'file')})"
+    )
     typer.echo("next:", err=True)
-    typer.echo(f"  cd {folder}", err=True)
+    typer.echo(f"  cd {safe_text(str(folder), None)}", err=True)
     typer.echo("  scratchpress check      # edit the .yaml files, then check them", err=True)
     typer.echo("  scratchpress build      # PDFs into output/", err=True)

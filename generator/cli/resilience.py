@@ -38,7 +38,7 @@ from ..problems import InputError, Problem
 from ..rules.abilities import closest
 from ..rules.community import DEFENSES, plan_project, project_size
 from ..rules.year import draw_events, seed_value
-from .common import Paper, looks_like_campaign
+from .common import Paper, looks_like_campaign, write_output
 
 resilience_app = typer.Typer(
     name="resilience",
@@ -356,17 +356,13 @@ def _write_year_sheets(
 ) -> None:
     from ..documents.base import BuildOptions
     from ..documents.community import render_year_sheets
-    from ..render.files import write_atomic
 
     chosen_paper = paper or (campaign.settings.paper if campaign is not None else "letter")
     options = BuildOptions(paper=chosen_paper, ink_saver=ink_saver)  # type: ignore[arg-type]
     rendered = render_year_sheets(numbered, community, now, campaign, options)
     for warning in rendered.warnings:
         typer.echo(f"warning: {output.name}: {warning}", err=True)
-    try:
-        write_atomic(output, rendered.pdf)
-    except OSError as err:
-        _stop([f"cannot write {output}: {err.strerror}"])
+    write_output(output, rendered.pdf)
     pages = rendered.pages
     typer.echo(f"wrote {output} ({pages} page{'s' if pages != 1 else ''})", err=True)
 

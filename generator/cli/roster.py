@@ -15,6 +15,7 @@ import typer
 from ..definitions.campaign import Campaign
 from ..npcs import MAX_COUNT, RosterError, RosterSpec, archetype_summaries, seed_value
 from ..problems import InputError, Problem
+from .common import write_output
 
 roster_app = typer.Typer(
     name="roster",
@@ -97,7 +98,6 @@ def generate_command(
     """
     from ..content.loader import resilience_content
     from ..npcs import roster_yaml
-    from ..render.files import write_atomic
 
     if output is not None and output.exists() and not force:
         _stop([f"{output} exists; it may hold a GM's edits. Use --force to replace it."])
@@ -132,7 +132,7 @@ def generate_command(
     if output is None:
         typer.echo(text, nl=False)
         return
-    write_atomic(output, text.encode("utf-8"))
+    write_output(output, text.encode("utf-8"))
     leaders = sum(1 for n in npcs if n.minions)
     minions = sum(m.count for n in npcs for m in n.minions)
     extra = f", {leaders} with {minions} minions" if leaders else ""

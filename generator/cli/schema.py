@@ -35,11 +35,11 @@ def schema(
     Example: scratchpress schema -o .scratchpress/definitions.schema.json
     """
     from ..definitions.schema import SCHEMAS
-    from ..render.files import write_atomic
+    from .common import write_output
 
     text = json.dumps(SCHEMAS[kind.value](), indent=2, ensure_ascii=False) + "\n"
     if output is None:
         typer.echo(text, nl=False)
         return
-    write_atomic(output, text.encode("utf-8"))
+    write_output(output, text.encode("utf-8"))
     typer.echo(f"wrote {output}", err=True)

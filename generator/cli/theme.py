@@ -41,13 +41,18 @@ def init_command(
     Example: scratchpress theme init my-campaign
     """
     from ..definitions.campaign import display_path
+    from ..render.files import CannotWrite
     from ..render.templating import THEME_DIR
     from ..render.theme import init_theme
 
     if not campaign.is_dir():
         typer.echo(f"{display_path(campaign)}: no such folder", err=True)
         raise typer.Exit(1)
-    result = init_theme(campaign, force)
+    try:
+        result = init_theme(campaign, force)
+    except CannotWrite as err:
+        typer.echo(str(err), err=True)
+        raise typer.Exit(1) from None
     if result.refused:
         for line in result.refused:
             typer.echo(line, err=True)

@@ -5,6 +5,7 @@ All problems are collected before anything is reported, so a user fixes a file i
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 import stat
@@ -15,7 +16,7 @@ from typing import Any, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
-from ..problems import InputError, Problem
+from ..problems import InputError, Problem, quoted
 from ..rules.abilities import (
     CHARACTER_ABILITIES,
     OLDER_NAMES,
@@ -32,7 +33,7 @@ from .models import (
     Settings,
     VehicleDef,
 )
-from .yamlsafe import ParseMemo, load_yaml
+from .yamlsafe import MAX_DEPTH, MAX_NUMBER_DIGITS, ParseMemo, character_name, load_yaml
 from .yamlsafe import Path as DataPath
 
 _MODEL_NAMES: set[str] = {
@@ -42,6 +43,7 @@ _MODEL_NAMES: set[str] = {
     if isinstance(obj, type) and issubclass(obj, BaseModel)
 }
 SETTINGS_FILE = "scratchpress.toml"
+MAX_SETTINGS_BYTES = 256 * 1024
 MAX_FILE_BYTES = 5 * 1024 * 1024  # a campaign file is text; anything bigger is a mistake
 # Files in a campaign folder that hold something other than entries (later: booklets).
 RESERVED_FILES = {"booklet.yaml"}
@@ -110,7 +112,7 @@ def display_path(path: Path) -> str:
 def _friendly(error: Any) -> str:
     """Pydantic's message, reworded where a GM would not know what it means."""
     kind, got = error["type"], error.get("input")
-    shown = repr(got) if not isinstance(got, dict | list) else type(got).__name__
+    shown = quoted(got) if not isinstance(got, dict | list) else type(got).__name__
     if kind == "extra_forbidden":
         return "unknown key"
     if kind == "missing":
@@ -346,6 +348,70 @@ class RefusedFile(ValueError):
     pass
 
 
+class NotText(UnicodeDecodeError):
+    """Bytes that are not text in the encoding they were read as: ``message`` says which
+    bytes, on which ``line`` and column, and what to do."""
+
+    def __init__(self, err: UnicodeDecodeError, encoding: str) -> None:
+        super().__init__(err.encoding, err.object, err.start, err.end, err.reason)
+        before = err.object[: err.start].decode(err.encoding, "replace")
+        self.line = before.count("\n") + 1
+        column = len(before) - before.rfind("\n")
+        bad = err.object[err.start : min(err.end, err.start + 4)]
+        shown = " ".join(f"0x{byte:02x}" for byte in bad)
+        self.message = (
+            f"not {encoding} text: byte{'s' if len(bad) > 1 else ''} {shown} at column"
+            f" {column}; save the file as UTF-8"
+        )
+
+
+# Byte order marks, the UTF-32 ones first (FF FE 00 00 starts with UTF-16's FF FE).
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32"),
+    (codecs.BOM_UTF32_BE, "utf-32-be", "UTF-32"),
+    (codecs.BOM_UTF8, "utf-8", "UTF-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16"),
+    (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16"),
+)
+_WIDE = (("utf-32-le", 4), ("utf-32-be", 4), ("utf-16-le", 2), ("utf-16-be", 2))
+
+
+def decode_text(data: bytes) -> str:
+    """A file's text: UTF-8, or UTF-16 or UTF-32 (as Windows editors save), told by a byte
+    order mark or, without one, by the NUL bytes of mostly-ASCII text; the mark dropped.
+    Raises NotText (a UnicodeDecodeError) naming the first bad bytes and their line."""
+    for bom, codec, name in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data[len(bom) :].decode(codec)
+            except UnicodeDecodeError as err:
+                raise NotText(err, name) from None
+    if b"\0" in data:
+        for codec, unit in _WIDE:
+            text = _wide_text(data, codec, unit)
+            if text is not None:
+                return text
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise NotText(err, "UTF-8") from None
+
+
+def _wide_text(data: bytes, codec: str, unit: int) -> str | None:
+    """``data`` as UTF-16 or UTF-32 if it reads as such, with no NUL and at least half of
+    its first characters ASCII (keys, spaces, punctuation); else None. UTF-8 text with a
+    stray NUL never passes: its pairs of ASCII bytes read as CJK."""
+    if len(data) % unit:
+        return None
+    try:
+        text = data.decode(codec)
+    except UnicodeDecodeError:
+        return None
+    sample = text[:4096]
+    ascii_chars = len(sample.encode("ascii", "ignore"))
+    return text if "\0" not in text and 2 * ascii_chars >= len(sample) else None
+
+
 def read_text_capped(path: Path, cap: int = MAX_FILE_BYTES) -> str:
     """Read a definitions file, refusing anything that is not a modest regular file.
 
@@ -358,8 +424,9 @@ def read_text_capped(path: Path, cap: int = MAX_FILE_BYTES) -> str:
             raise RefusedFile("not a regular file; refused")
         data = handle.read(cap + 1)
     if len(data) > cap:
-        raise RefusedFile(f"larger than {cap // 1024 // 1024} MB; refused")
-    return data.decode("utf-8")
+        size = f"{cap // 1024 // 1024} MB" if cap >= 1024 * 1024 else f"{cap // 1024} KB"
+        raise RefusedFile(f"larger than {size}; refused")
+    return decode_text(data)
 
 
 def load_file(
@@ -379,6 +446,9 @@ def _read_file(
     shown = display_path(path)
     try:
         text = read_text_capped(path)
+    except NotText as err:
+        problems.append(Problem(err.message, shown, err.line))
+        return
     except UnicodeDecodeError:
         problems.append(Problem("not UTF-8 text", shown))
         return
@@ -447,21 +517,113 @@ def _read_file(
             getattr(campaign, key).append(Located(definition, source))
 
 
+# A TOML key: bare, "quoted" or 'literal', dotted (build.pdf) or not.
+_TOML_PART = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\\n]|\\.)*"|'[^'\n]*')"""
+_TOML_KEY = rf"{_TOML_PART}(?:\s*\.\s*{_TOML_PART})*"
+_TOML_HEADER = re.compile(rf"\s*\[\s*({_TOML_KEY})\s*\]")
+_TOML_ASSIGN = re.compile(rf"\s*({_TOML_KEY})\s*=")
+
+
+def _toml_key(key: str) -> tuple[str, ...]:
+    parts = re.findall(_TOML_PART, key)
+    return tuple(p[1:-1] if p[:1] in {'"', "'"} else p for p in parts)
+
+
 def _toml_lines(text: str) -> dict[tuple[str | int, ...], int]:
     """Line of each key, under its ``[table]``; tomllib keeps no positions, and our file is
-    a flat list of keys plus the ``[build]`` table."""
+    a flat list of keys plus the ``[build]`` table. Lines are counted as tomllib counts
+    them, at ``\\n`` only (``str.splitlines`` would count a U+2028 inside a string too)."""
     lines: dict[tuple[str | int, ...], int] = {}
     table: tuple[str, ...] = ()
-    for number, line in enumerate(text.splitlines(), start=1):
-        header = re.match(r"\s*\[\s*([A-Za-z0-9_.-]+)\s*\]", line)
+    for number, line in enumerate(text.split("\n"), start=1):
+        header = _TOML_HEADER.match(line)
         if header:
-            table = tuple(header.group(1).split("."))
+            table = _toml_key(header.group(1))
             lines.setdefault(table, number)
             continue
-        match = re.match(r"\s*([A-Za-z0-9_-]+)\s*=", line)
+        match = _TOML_ASSIGN.match(line)
         if match:
-            lines.setdefault((*table, match.group(1)), number)
+            key = (*table, *_toml_key(match.group(1)))
+            for depth in range(len(table) + 1, len(key) + 1):
+                lines.setdefault(key[:depth], number)
     return lines
+
+
+# Characters TOML allows nowhere, strings and comments included (a tab is fine).
+_TOML_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\r(?!\n)")
+_TOML_NEXT = re.compile(r"""[\[\]{}"'#A-Za-z0-9_+-]""")  # what the scan below looks at
+_TOML_WORD = re.compile(r"[A-Za-z0-9_+.:-]+")  # bare keys, numbers, dates, true
+_TOML_STRINGS = (  # each ends at its closing quotes or, unterminated, at the line's or file's end
+    ('"""', re.compile(r'"""(?:[^"\\]|\\.|\\\Z|"(?!""))*(?:"{3,5}|\Z)', re.DOTALL)),
+    ("'''", re.compile(r"'''.*?(?:'{3,5}|\Z)", re.DOTALL)),
+    ('"', re.compile(r'"(?:[^"\\\n]|\\.)*"?')),
+    ("'", re.compile(r"'[^'\n]*'?")),
+)
+
+
+def _toml_refusal(text: str) -> tuple[str, int] | None:
+    """What tomllib must not be given, with its line: a control character, arrays or
+    inline tables nested deeper than YAML may be (tomllib recurses into them), or a number
+    longer than Python reads. One linear pass, strings and comments skipped."""
+    control = _TOML_CONTROL.search(text)
+    if control is not None:
+        at = control.start()
+        column = at - text.rfind("\n", 0, at)
+        return (
+            f"{character_name(ord(text[at]))} at column {column} (control characters are"
+            " not allowed in TOML); delete it (most editors do not show it)",
+            text.count("\n", 0, at) + 1,
+        )
+    depth = at = 0
+    while (found := _TOML_NEXT.search(text, at)) is not None:
+        at = found.start()
+        char = text[at]
+        if char == "#":
+            end = text.find("\n", at)
+            at = len(text) if end < 0 else end
+        elif char in "\"'":
+            pattern = next(p for opening, p in _TOML_STRINGS if text.startswith(opening, at))
+            string = pattern.match(text, at)
+            at = string.end() if string is not None else len(text)
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                message = f"nested more than {MAX_DEPTH} levels deep; refused"
+                return message, text.count("\n", 0, at) + 1
+            at += 1
+        elif char in "]}":
+            depth = max(depth - 1, 0)
+            at += 1
+        else:
+            word = _TOML_WORD.match(text, at)
+            end = word.end() if word is not None else at + 1
+            if char in "+-0123456789" and end - at > MAX_NUMBER_DIGITS:
+                message = f"a number longer than {MAX_NUMBER_DIGITS} digits; refused"
+                return message, text.count("\n", 0, at) + 1
+            at = end
+    return None
+
+
+def _parse_toml(text: str, shown: str, problems: list[Problem]) -> dict[str, Any]:
+    """The values of ``scratchpress.toml``, or ``{}`` and one problem on its line."""
+    refused = _toml_refusal(text)
+    if refused is not None:
+        problems.append(Problem(refused[0], shown, refused[1]))
+        return {}
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        line = re.search(r"line (\d+)", str(err))
+        problems.append(
+            Problem(f"TOML syntax error: {err}", shown, int(line.group(1)) if line else None)
+        )
+    except (RecursionError, ValueError, OverflowError):  # the scan above should prevent these
+        problems.append(
+            Problem(
+                "cannot be read as TOML (nested too deep, or a number too long); refused", shown
+            )
+        )
+    return {}
 
 
 def load_settings(folder: Path, override_rules: str | None, problems: list[Problem]) -> Settings:
@@ -476,18 +638,17 @@ def load_settings(folder: Path, override_rules: str | None, problems: list[Probl
     elif file.exists():
         shown = display_path(file)
         try:
-            text = read_text_capped(file, 256 * 1024)
-        except (OSError, RefusedFile, UnicodeDecodeError) as err:
+            text = read_text_capped(file, MAX_SETTINGS_BYTES)
+        except NotText as err:
+            problems.append(Problem(err.message, shown, err.line))
+            text = ""
+        except RefusedFile as err:
+            problems.append(Problem(str(err), shown))
+            text = ""
+        except (OSError, UnicodeDecodeError) as err:
             problems.append(Problem(f"cannot read: {err}", shown))
             text = ""
-        try:
-            values = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as err:
-            line = re.search(r"line (\d+)", str(err))
-            problems.append(
-                Problem(f"TOML syntax error: {err}", shown, int(line.group(1)) if line else None)
-            )
-            values = {}
+        values = _parse_toml(text, shown, problems)
         try:
             settings = Settings.model_validate(values)
         except ValidationError as err:

@@ -33,6 +33,9 @@ Path = tuple[str | int, ...]
 
 MAX_NODES = 100_000  # far above any real campaign file, far below an alias bomb
 MAX_DEPTH = 64
+# Python reads no longer integer (its default int_max_str_digits): a longer number stays
+# the text it was written as, whatever PYTHONINTMAXSTRDIGITS says.
+MAX_NUMBER_DIGITS = 4300
 _CORE = "tag:yaml.org,2002:"
 _ALLOWED_TAGS = {
     f"{_CORE}{t}" for t in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp")
@@ -257,6 +260,8 @@ def _number(text: str, kind: str) -> YamlInt | YamlFloat | None:
     digits = text.replace("_", "").lower()
     sign = -1 if digits.startswith("-") else 1
     digits = digits.lstrip("+-")
+    if len(digits) > MAX_NUMBER_DIGITS:
+        return None
     try:
         if kind == "int":
             base = _BASES.get(digits[:2], 10)
@@ -354,6 +359,12 @@ def _quoted(value: str) -> str:
     return f"{quoted} #{comment}" if hash_ else quoted
 
 
+def character_name(code: int) -> str:
+    """``a control character U+0000 (NUL)``, ``a character U+FFFE``: for messages."""
+    what = "a control character" if unicodedata.category(chr(code)) == "Cc" else "a character"
+    return f"{what} U+{code:04X}" + (" (NUL)" if code == 0 else "")
+
+
 def _reader_problem(err: yaml.reader.ReaderError, text: str, filename: str) -> Problem:
     """A character YAML refuses anywhere (NUL, a terminal escape): its line and column."""
     code = err.character if isinstance(err.character, int) else ord(err.character or "\0")
@@ -363,8 +374,7 @@ def _reader_problem(err: yaml.reader.ReaderError, text: str, filename: str) -> P
         (i for i in (as_bytes, err.position) if 0 <= i < len(text) and ord(text[i]) == code),
         None,
     )
-    what = "a control character" if unicodedata.category(chr(code)) == "Cc" else "a character"
-    name = f"{what} U+{code:04X}" + (" (NUL)" if code == 0 else "")
+    name = character_name(code)
     if index is None:
         return Problem(f"{name} that YAML does not allow ({err.reason}); delete it", filename)
     start = text.rfind("\n", 0, index) + 1

@@ -182,14 +182,15 @@ def calibration_document(options: CalibrationOptions) -> Document:
 
 
 def write_calibration(path: Path, options: CalibrationOptions) -> list[str]:
-    """Render the sheet to ``path`` (atomically); returns WeasyPrint's warnings."""
+    """Render the sheet to ``path`` (through the one writer, which raises
+    :class:`~scratchpress.render.files.CannotWrite`); returns WeasyPrint's warnings."""
     from ..render.engine import render_pdf  # imports WeasyPrint: only when rendering
-    from ..render.files import write_atomic
+    from ..render.files import write_file
     from ..render.templating import render_html
     from ..resources import fonts_dir, templates_dir
 
     document = calibration_document(options)
     html = render_html(document.template, document.context)
     rendered = render_pdf(html, templates_dir(), [templates_dir(), fonts_dir()])
-    write_atomic(path, rendered.pdf)
+    write_file(path, rendered.pdf)
     return rendered.warnings

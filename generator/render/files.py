@@ -1,12 +1,99 @@
-"""Writing output files so that a crash never leaves a half-written PDF behind."""
+"""The one way scratchpress writes a file: atomically, never through a link, never outside
+the folder it was given, and with every OS error turned into ``cannot write PATH: reason``.
+
+Output folders may arrive inside a stranger's campaign (``output/`` is the default
+``-o``), so a ``png/`` or ``sheet-x.pdf`` there may be a planted symlink; writing through
+it would overwrite whatever it points at. :func:`write_file` refuses any link between the
+folder it was given and the file, and the file itself; :func:`write_atomic` is its core.
+"""
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
+import stat
 from pathlib import Path
 
 TEMP_PREFIX = ".scratchpress-"
+
+
+class CannotWrite(Exception):
+    """A file we were asked to write and could not; ``str()`` is the whole message."""
+
+    def __init__(self, path: Path | str, reason: str) -> None:
+        from ..problems import safe_text
+
+        super().__init__(f"cannot write {safe_text(str(path), None)}: {reason}")
+        self.path, self.reason = Path(path), reason
+
+
+class CannotRead(Exception):
+    def __init__(self, path: Path | str, reason: str) -> None:
+        from ..problems import safe_text
+
+        super().__init__(f"cannot read {safe_text(str(path), None)}: {reason}")
+        self.path, self.reason = Path(path), reason
+
+
+def reason(err: OSError) -> str:
+    """An OS error in a GM's words: the system's own text, without the errno number."""
+    return err.strerror or str(err) or type(err).__name__
+
+
+def _no_links(folder: Path, target: Path, shown: Path) -> None:
+    """Every existing part of ``target`` below ``folder`` is a real folder (or, for the last,
+    a regular file); missing folders are made here, one by one, so none can be a link."""
+    relative = target.relative_to(folder)
+    current = folder
+    for part in relative.parts[:-1]:
+        current = current / part
+        try:
+            info = os.lstat(current)
+        except FileNotFoundError:
+            os.mkdir(current)
+            continue
+        if stat.S_ISLNK(info.st_mode):
+            raise CannotWrite(shown, f"{current.name}/ is a symbolic link; refused")
+        if not stat.S_ISDIR(info.st_mode):
+            raise CannotWrite(shown, f"{current.name} is a file, not a folder")
+    try:
+        info = os.lstat(target)
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(info.st_mode):
+        raise CannotWrite(shown, "is a symbolic link; refused")
+    if not stat.S_ISREG(info.st_mode):
+        raise CannotWrite(shown, "exists and is not a regular file; refused")
+
+
+def write_file(
+    target: Path,
+    data: bytes,
+    folder: Path | None = None,
+    *,
+    durable: bool = True,
+    shown: Path | str | None = None,
+) -> None:
+    """Write ``data`` to ``target`` inside ``folder`` (default: the target's own folder),
+    or raise :class:`CannotWrite`. ``folder`` itself is the user's choice and may be
+    anything they named; below it nothing is followed, and nothing outside it is written.
+    ``shown`` is how messages name the file (default: as given)."""
+    label = shown if shown is not None else target
+    base = Path(os.path.abspath(folder if folder is not None else target.parent))
+    path = Path(os.path.abspath(target))
+    if base != path.parent and base not in path.parents:
+        raise CannotWrite(label, f"outside {base}; refused")
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        _no_links(base, path, Path(label))
+        write_atomic(path, data, durable=durable, make_folder=False)
+    except CannotWrite:
+        raise
+    except OSError as err:
+        if err.errno == errno.ENOTDIR:
+            raise CannotWrite(label, "a file stands where a folder is needed") from None
+        raise CannotWrite(label, reason(err)) from None
 
 
 def _create_temp(folder: Path) -> tuple[int, Path]:
@@ -23,7 +110,7 @@ def _create_temp(folder: Path) -> tuple[int, Path]:
     raise FileExistsError(f"no free temporary file name in {folder}")
 
 
-def write_atomic(path: Path, data: bytes, durable: bool = True) -> None:
+def write_atomic(path: Path, data: bytes, durable: bool = True, make_folder: bool = True) -> None:
     """Write to a temporary file in the same folder, then rename over the target.
 
     ``os.replace`` is atomic on one file system, so readers see the old file or the new
@@ -31,7 +118,8 @@ def write_atomic(path: Path, data: bytes, durable: bool = True) -> None:
     for the disk first (our outputs); cache entries skip that, since a damaged entry is
     caught by its checksum and rendered again.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if make_folder:
+        path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = _create_temp(path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

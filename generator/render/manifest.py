@@ -11,7 +11,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from .files import write_atomic
+from .files import write_file
 
 MANIFEST = ".scratchpress-manifest.json"
 
@@ -26,6 +26,8 @@ class Manifest:
         self.path = folder / MANIFEST
         self.files: dict[str, str] = {}
         try:
+            if self.path.is_symlink():
+                raise OSError("a link, not our manifest")  # planted: we own nothing here
             loaded = json.loads(self.path.read_text(encoding="utf-8"))
             if isinstance(loaded, dict) and isinstance(loaded.get("files"), dict):
                 self.files = {str(k): str(v) for k, v in loaded["files"].items()}
@@ -34,6 +36,8 @@ class Manifest:
 
     def may_write(self, name: str) -> bool:
         target = self.folder / name
+        if target.is_symlink():
+            return False  # never ours: we write files, not links
         if not target.exists():
             return True
         if name not in self.files or not target.is_file():
@@ -52,5 +56,6 @@ class Manifest:
         self.files[name] = digest(data)
 
     def save(self) -> None:
+        """Raises :class:`~.files.CannotWrite` (the caller reports it)."""
         text = json.dumps({"files": dict(sorted(self.files.items()))}, indent=1) + "\n"
-        write_atomic(self.path, text.encode("utf-8"))
+        write_file(self.path, text.encode("utf-8"), self.folder)

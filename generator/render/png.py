@@ -5,34 +5,30 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from .files import write_atomic
-
 PNG_DPI = 150
 
 
-def write_pngs(pdfs: list[Path], folder: Path, dpi: int = PNG_DPI) -> int:
-    """``<stem>-<page>.png`` for each page of each PDF; returns how many were written.
-    Page numbers are zero-padded to the document's length (``-01`` … ``-12``), so a file
-    browser or a virtual tabletop's import sorts page 10 after page 9."""
+def page_pngs(pdf: Path, dpi: int = PNG_DPI) -> dict[str, bytes]:
+    """``<stem>-<page>.png`` -> PNG bytes for each page of ``pdf``. Page numbers are
+    zero-padded to the document's length (``-01`` … ``-12``), so a file browser or a
+    virtual tabletop's import sorts page 10 after page 9."""
     import pypdfium2
 
-    count = 0
-    for pdf in pdfs:
-        document = pypdfium2.PdfDocument(str(pdf))
-        try:
-            digits = max(2, len(str(len(document))))
-            for number, page in enumerate(document, start=1):
-                image = page.render(scale=dpi / 72).to_pil()
-                buffer = io.BytesIO()
-                image.save(buffer, format="PNG", optimize=True)
-                write_atomic(folder / f"{pdf.stem}-{number:0{digits}d}.png", buffer.getvalue())
-                count += 1
-        finally:
-            document.close()
-    return count
+    pages: dict[str, bytes] = {}
+    document = pypdfium2.PdfDocument(str(pdf))
+    try:
+        digits = max(2, len(str(len(document))))
+        for number, page in enumerate(document, start=1):
+            image = page.render(scale=dpi / 72).to_pil()
+            buffer = io.BytesIO()
+            image.save(buffer, format="PNG", optimize=True)
+            pages[f"{pdf.stem}-{number:0{digits}d}.png"] = buffer.getvalue()
+    finally:
+        document.close()
+    return pages
 
 
-def write_contact_sheet(pdf: Path, target: Path, columns: int = 4, width_px: int = 1600) -> None:
+def contact_sheet(pdf: Path, columns: int = 4, width_px: int = 1600) -> bytes | None:
     """One PNG with every page of ``pdf`` as a thumbnail: a preview of a whole deck."""
     import pypdfium2
     from PIL import Image
@@ -47,7 +43,7 @@ def write_contact_sheet(pdf: Path, target: Path, columns: int = 4, width_px: int
     finally:
         document.close()
     if not thumbs:
-        return
+        return None
     rows = (len(thumbs) + columns - 1) // columns
     cell_h = max(t.height for t in thumbs)
     sheet = Image.new("RGB", (columns * cell, rows * cell_h), "white")
@@ -55,4 +51,4 @@ def write_contact_sheet(pdf: Path, target: Path, columns: int = 4, width_px: int
         sheet.paste(thumb, ((index % columns) * cell, (index // columns) * cell_h))
     buffer = io.BytesIO()
     sheet.save(buffer, format="PNG", optimize=True)
-    write_atomic(target, buffer.getvalue())
+    return buffer.getvalue()

@@ -30,6 +30,16 @@ from typing import Any
 DEFAULT_TIMEOUT_S = 180.0
 DEFAULT_MEMORY_MB = 3072
 
+# Set by the command line's Ctrl-C and SIGTERM handler, which also raises KeyboardInterrupt.
+# Python drops an exception raised while it runs certain internals (the hooks around a
+# fork, a finaliser), so the loops below look at this too and raise it themselves.
+STOP = threading.Event()
+
+
+def _stop_if_asked() -> None:
+    if STOP.is_set():
+        raise KeyboardInterrupt
+
 
 @dataclass(frozen=True)
 class Job:
@@ -126,6 +136,9 @@ def _worker(job: Job, conn: Connection, memory_mb: int) -> None:
     # Ctrl-C reaches every process of the terminal's group; the parent alone handles it
     # (and stops us), so a worker must not die printing a traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # held back while we were forked: let them in
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPPING)
     # A worker renders one job and exits: collecting garbage along the way only costs time
     # (15-24% of a render, PERFORMANCE.md), and the memory limit still bounds the worker.
     gc.disable()
@@ -161,6 +174,7 @@ def run_jobs(
     """
     if workers <= 1 or not jobs:
         for job in jobs:
+            _stop_if_asked()
             outcome = _in_process(job)
             if on_done:
                 on_done(outcome)
@@ -212,15 +226,26 @@ def _run_workers(
             conn.close()
 
 
+_STOPPING = {signal.SIGINT, signal.SIGTERM}
+
+
 def _start(context: Any, job: Job, child: Connection, memory_mb: int) -> Any:
-    """Start a worker that ignores Ctrl-C from its first instruction: it inherits the
-    ignored signal (through fork, and through exec for spawn), so not even a worker that is
-    still starting up prints a traceback."""
+    """Start a worker with Ctrl-C and SIGTERM held back until it has started. Raised in
+    the middle of a fork, a KeyboardInterrupt would be dropped with a printed trace; held
+    back, it arrives a moment later where the build can act on it. The worker itself
+    ignores Ctrl-C from its first instruction (``_worker``), so it never prints one."""
     process = context.Process(target=_worker, args=(job, child, memory_mb), daemon=True)
+    if hasattr(signal, "pthread_sigmask"):
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
+        try:
+            process.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        return process
     if threading.current_thread() is not threading.main_thread():
         process.start()  # signal handlers belong to the main thread
         return process
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # no sigmask (Windows)
     try:
         process.start()
     finally:
@@ -238,6 +263,7 @@ def _drive(
     on_done: Callable[[Outcome], None] | None,
 ) -> Iterator[Outcome]:
     while pending or running:
+        _stop_if_asked()
         while pending and len(running) < workers:
             job = pending.pop(0)
             parent, child = context.Pipe(duplex=False)

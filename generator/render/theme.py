@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..definitions.campaign import display_path
 from ..resources import templates_dir
-from .files import write_atomic
+from .files import write_file
 from .templating import THEME_DIR
 
 THEME_SUFFIXES = (".html", ".css")  # what a theme may override; pictures are not copied
@@ -93,9 +93,8 @@ def init_theme(campaign: Path, force: bool = False) -> ThemeInit:
     source = templates_dir()
     for name in names:
         path = target / name
-        # The folders on the way were checked above: none is a link, so making them (as
-        # write_atomic does) follows nothing.
-        write_atomic(path, (source / name).read_bytes())
+        # Checked above, and again by the one writer as it goes: no link is followed.
+        write_file(path, (source / name).read_bytes(), campaign, shown=display_path(path))
         result.written.append(path)
     return result
 

@@ -776,7 +776,9 @@ def test_a_file_that_is_not_utf8_is_a_clean_error(write_campaign, cli) -> None:
     folder = write_campaign({})
     (folder / "c.yaml").write_bytes(b"characters:\n  - name: \xff\xfe\n")
     result = cli("check", folder)
-    assert_fails_with(result, f"{FILE}: not UTF-8 text")
+    assert_fails_with(
+        result, f"{FILE}:2: not UTF-8 text: byte 0xff at column 11; save the file as UTF-8"
+    )
 
 
 # --------------------------------------------------------------------------------------------

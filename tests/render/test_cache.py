@@ -12,7 +12,7 @@ from scratchpress.build import BuildSettings, build
 from scratchpress.definitions.campaign import load_campaign
 from scratchpress.documents.base import BuildOptions
 from scratchpress.render import cache as cache_module
-from scratchpress.render.cache import CACHE_DIR
+from scratchpress.render.cache import cache_folder
 from scratchpress.statblocks import compute_campaign
 
 PARTY = """\
@@ -112,7 +112,7 @@ def test_a_corrupt_cache_entry_is_detected_and_rendered_again(
 ) -> None:
     out = tmp_path / "out"
     _build(campaign, out)
-    entries = sorted((out / CACHE_DIR).glob("*.pdf"))
+    entries = sorted(cache_folder(campaign, out).glob("*.pdf"))
     assert entries
     entries[0].write_bytes(b"%PDF-1.7 truncated")
     rendered = [name for name, again in _build(campaign, out).items() if again]
@@ -146,12 +146,12 @@ def test_past_its_limit_the_cache_drops_what_the_build_did_not_use(
 ) -> None:
     out = tmp_path / "out"
     _build(campaign, out)
-    first = {p.name for p in (out / CACHE_DIR).iterdir()}
+    first = {p.name for p in cache_folder(campaign, out).iterdir()}
     (campaign / "party.yaml").write_text(PARTY.replace("stealth: 2", "stealth: 3"))
     monkeypatch.setattr(cache_module, "CACHE_LIMIT_BYTES", 1)
     rendered = _build(campaign, out)
     assert rendered["sheet-odile-marsh.pdf"] is True
-    left = {p.name for p in (out / CACHE_DIR).iterdir()}
+    left = {p.name for p in cache_folder(campaign, out).iterdir()}
     # Odile's old sheet and the old initiative cards are gone...
     assert first - left
     # ...and everything this build used is still there: the next build renders nothing.

@@ -25,7 +25,7 @@ from scratchpress.build import BuildSettings, build
 from scratchpress.definitions.campaign import load_campaign
 from scratchpress.documents.base import BuildOptions
 from scratchpress.documents.deck import event_documents
-from scratchpress.render.cache import CACHE_DIR
+from scratchpress.render.cache import cache_folder
 from scratchpress.render.engine import render_pdf
 from scratchpress.render.templating import render_html
 from scratchpress.resources import fonts_dir, templates_dir
@@ -172,7 +172,7 @@ def test_a_corrupt_card_batch_is_rendered_again(tmp_path: Path, jobs_seen: list[
     folder, out = tmp_path / "campaign", tmp_path / "out"
     write_events(folder)
     run_build(folder, out)
-    entries = sorted((out / CACHE_DIR).glob("*.pdf"), key=lambda p: p.stat().st_size)
+    entries = sorted(cache_folder(folder, out).glob("*.pdf"), key=lambda p: p.stat().st_size)
     for entry in entries:  # every cached PDF, the batches and the imposed deck alike
         entry.write_bytes(b"%PDF-1.7 truncated")
     jobs_seen.clear()
