@@ -25,7 +25,7 @@ from .documents.base import BuildOptions, Document
 from .documents.registry import KINDS, maker
 from .problems import Problem
 from .render.cache import RenderCache, cache_key
-from .render.files import CannotWrite, clean_stale_temps, reason, write_file
+from .render.files import CannotWrite, clean_stale_temps, reason, signals_held, write_file
 from .render.impose import Imposer
 from .render.lint import missing_glyphs
 from .render.lock import OutputBusy, output_lock
@@ -238,7 +238,7 @@ def _write_previews(out_dir: Path, manifest: Manifest, force: bool, report: Buil
         for name, data in images.items():
             relative = f"{PNG_FOLDER}/{name}"
             target = out_dir / PNG_FOLDER / name
-            if not force and not manifest.may_write(relative):
+            if not force and not manifest.may_write(relative) and not _same_bytes(target, data):
                 report.problems.append(
                     Problem(
                         "exists and was not written by scratchpress (or was changed since);"
@@ -257,9 +257,19 @@ def _write_previews(out_dir: Path, manifest: Manifest, force: bool, report: Buil
             report.pngs += 1
 
 
+def _same_bytes(path: Path, data: bytes) -> bool:
+    """A picture already there with exactly our bytes (an older version wrote it before
+    PNGs were in the manifest) is ours to record, not a GM's file to refuse."""
+    try:
+        return path.is_file() and not path.is_symlink() and path.read_bytes() == data
+    except OSError:
+        return False
+
+
 def _save(manifest: Manifest, report: BuildReport) -> None:
     try:
-        manifest.save()
+        with signals_held():
+            manifest.save()
     except CannotWrite as err:
         # The PDFs are written, but without the record the next build would refuse them.
         report.problems.append(Problem(str(err)))
@@ -309,19 +319,22 @@ def build(
         report.problems.append(Problem(str(CannotWrite(display_path(out_dir), reason(err)))))
         return report
     with output_lock(out_dir, settings.wait, on_wait):
-        return _build_locked(
-            computed,
-            campaign,
-            options,
-            out_dir,
-            only,
-            progress,
-            force,
-            settings,
-            on_rendered,
-            session,
-            report,
-        )
+        try:
+            return _build_locked(
+                computed,
+                campaign,
+                options,
+                out_dir,
+                only,
+                progress,
+                force,
+                settings,
+                on_rendered,
+                session,
+                report,
+            )
+        except KeyboardInterrupt:  # while planning, before the first document was written
+            raise BuildInterrupted(0, 0) from None
 
 
 def _build_locked(
@@ -494,15 +507,16 @@ def _build_locked(
             if not any(message.endswith(r) for r in outcome.refused):
                 report.warnings.append(f"{document.filename}: {message}")
         report.lint += _lint(document, campaign, outcome)
-        try:
-            # A file that already holds exactly these bytes is left alone: no rewrite, no
-            # new modification time for a printer queue or a sync tool to react to.
-            if not manifest.holds(document.filename, outcome.pdf):
-                write_file(path, outcome.pdf, out_dir, shown=display_path(path))
-        except CannotWrite as err:
-            report.problems.append(Problem(str(err)))
-            return
-        manifest.record(document.filename, outcome.pdf)
+        with signals_held():  # written and recorded, or neither
+            try:
+                # A file that already holds exactly these bytes is left alone: no rewrite,
+                # no new modification time for a printer queue or a sync tool to react to.
+                if not manifest.holds(document.filename, outcome.pdf):
+                    write_file(path, outcome.pdf, out_dir, shown=display_path(path))
+            except CannotWrite as err:
+                report.problems.append(Problem(str(err)))
+                return
+            manifest.record(document.filename, outcome.pdf)
         if document.kind == "booklets" and options.impose == "saddle":
             _write_saddle(document, outcome.pdf, out_dir, manifest, force, report)
         sheets = (outcome.pages + 1) // 2 if document.duplex else outcome.pages
@@ -552,10 +566,11 @@ def _build_locked(
         if settings.png:
             _write_previews(out_dir, manifest, force, report)
     except KeyboardInterrupt:
-        # Keep what is finished: recorded in the manifest, so the next run may replace it.
-        _save(manifest, report)
         raise BuildInterrupted(len(report.written), len(order)) from None
-    _save(manifest, report)
+    finally:
+        # Whatever stopped us (Ctrl-C, a closed pipe, a bug), what was written stays ours:
+        # recorded in the manifest, so the next run may replace it.
+        _save(manifest, report)
     if render_cache.enabled:
         render_cache.prune()
         render_cache.forget_unused()

@@ -355,3 +355,45 @@ def test_no_wait_fails_at_once_when_the_folder_is_busy(
     assert result.stderr.splitlines()[-1] == (
         "another build is writing into output/; run again when it has finished"
     )
+
+
+def test_calibrate_refuses_a_default_output_that_is_a_link(cli: Cli, victim: Path) -> None:
+    Path("output").symlink_to(victim.parent)
+    result = cli("calibrate")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (
+        "output: is a symbolic link; refused as the default output (name it with -o)"
+    )
+    assert sorted(p.name for p in victim.parent.iterdir()) == ["precious.txt"]
+
+
+def test_no_cache_folder_to_lock_in_is_one_clean_line(
+    write_campaign: WriteCampaign, tmp_path: Path
+) -> None:
+    folder = write_campaign({"party.yaml": ONE})
+    (tmp_path / "not-a-folder").write_text("x")
+    done = subprocess.run(
+        [*SCRATCHPRESS, "build", str(folder), "-o", "out", "--only", "sheets"],
+        cwd=tmp_path,
+        env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "not-a-folder")},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1] == (
+        f"cannot write {tmp_path}/not-a-folder/scratchpress: Not a directory"
+        " (the output folder's lock)"
+    )
+    assert not list((tmp_path / "out").glob("*.pdf"))
+
+
+def test_a_closed_pipe_keeps_the_manifest(write_campaign: WriteCampaign, tmp_path: Path) -> None:
+    """`scratchpress build | head -1`: the files written before the pipe closed stay ours."""
+    folder = write_campaign({"npcs.yaml": _guards(6)})
+    shell = f"{sys.executable} -m scratchpress build {folder} -o out --only sheets -j 1 | head -1"
+    subprocess.run(shell, shell=True, cwd=tmp_path, capture_output=True, timeout=300, check=False)
+    recorded = json.loads((tmp_path / "out" / MANIFEST).read_text())["files"]
+    on_disk = {p.name for p in (tmp_path / "out").glob("*.pdf")}
+    assert on_disk and on_disk <= set(recorded)

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ..definitions.campaign import Campaign
+from ..definitions.campaign import Campaign, display_path
 from ..definitions.models import BUILD_KINDS as KIND_NAMES
 from ..definitions.models import BuildDefaults
 from ..problems import InputError, Problem, safe_text
@@ -294,6 +294,7 @@ class _BuildRun:
 
         from ..build import BuildInterrupted, BuildSettings, OutputBusy
         from ..build import build as run_build
+        from ..render.files import CannotWrite
 
         started = time.perf_counter()
         said: dict[bool, list[str]] = {False: [], True: []}
@@ -345,6 +346,9 @@ class _BuildRun:
                         err=True,
                     ),
                 )
+            except CannotWrite as err:  # no lock to be had: nothing was written
+                say(str(err), err=True)
+                return 1
             except OutputBusy:
                 say(
                     f"another build is writing into {self.shown_out}/; run again when it has"
@@ -354,11 +358,12 @@ class _BuildRun:
                 return 1
             except BuildInterrupted as stop:
                 progress.close()
-                typer.echo(
-                    f"interrupted: {stop.written} of {plural(stop.total, 'document')} written;"
-                    " run again to finish",
-                    err=True,
+                done = (
+                    f"{stop.written} of {plural(stop.total, 'document')} written"
+                    if stop.total
+                    else "nothing written yet"
                 )
+                typer.echo(f"interrupted: {done}; run again to finish", err=True)
                 stamp.forget()
                 return INTERRUPTED
             except InputError as err:  # a booklet or other content that cannot be used
@@ -422,20 +427,26 @@ class _BuildRun:
         from ..resources import templates_dir
 
         self.session = BuildSession()
-        output = str(self.out_dir.resolve())
+        output = os.path.realpath(self.out_dir)
 
         def wanted(_: object, path: str) -> bool:
             # Our own output (the folder may sit inside the campaign) must not trigger a
-            # build, or every build would start the next.
-            inside_output = path == output or path.startswith(output + os.sep)
-            return not inside_output and ".scratchpress" not in path and not path.endswith(".pdf")
+            # build, or every build would start the next. watchfiles reports paths as it
+            # was given them (`./output/png/x.png`): compare real paths.
+            real = os.path.realpath(path)
+            inside_output = real == output or real.startswith(output + os.sep)
+            ours = any(part.startswith(".scratchpress") for part in Path(real).parts)
+            return not inside_output and not ours and not real.endswith(".pdf")
 
         try:
             if self.once() == INTERRUPTED:
                 raise typer.Exit(INTERRUPTED)
-            typer.echo(f"watching {self.folder} for changes (Ctrl-C to stop)")
+            shown = display_path(self.folder)
+            where = "this folder" if shown == "." else safe_text(shown, None)
+            typer.echo(f"watching {where} for changes (Ctrl-C to stop)")
             # 20 ms of quiet after a save before building (watchfiles waits 50 ms by default).
-            for _changes in watch(self.folder, templates_dir(), watch_filter=wanted, step=20):
+            folders = (self.folder.resolve(), templates_dir())
+            for _changes in watch(*folders, watch_filter=wanted, step=20):
                 if self.once() == INTERRUPTED:  # Ctrl-C in the middle of a rebuild
                     raise typer.Exit(INTERRUPTED)
         except KeyboardInterrupt:

@@ -15,15 +15,26 @@ from .common import CampaignArg, Edge, Paper, fail, looks_like_campaign
 def calibrate(
     campaign: CampaignArg = None,
     output: Annotated[
-        Path, typer.Option("-o", "--output", help="Where to write the test sheet.")
-    ] = Path("output/duplex-calibration.pdf"),
+        Path | None,
+        typer.Option(
+            "-o",
+            "--output",
+            help="Where to write the test sheet (a file, or a folder to put it in).",
+            show_default="output/duplex-calibration.pdf",
+        ),
+    ] = None,
     paper: Annotated[
         Paper | None,
         typer.Option(help="Paper size (default: the campaign's).", case_sensitive=False),
     ] = None,
     duplex_edge: Annotated[
-        Edge, typer.Option(help="Which edge your printer flips.", case_sensitive=False)
-    ] = Edge.long,
+        Edge | None,
+        typer.Option(
+            help="Which edge your printer flips (default: the campaign's [build] duplex_edge,"
+            " else long).",
+            case_sensitive=False,
+        ),
+    ] = None,
 ) -> None:
     """Print a duplex test sheet; its back shows how far your printer shifts back pages.
 
@@ -40,14 +51,27 @@ def calibrate(
         fail(problems)
     chosen = paper.value if paper else (settings.paper if settings else "letter")
     offset = settings.duplex_offset_mm if settings else (0.0, 0.0)
-    if output.is_dir():
+    if output is None:
+        if Path("output").is_symlink():  # the default may have come inside a campaign
+            problems.append(
+                Problem(
+                    "is a symbolic link; refused as the default output (name it with -o)",
+                    "output",
+                )
+            )
+            fail(problems)
+        output = Path("output/duplex-calibration.pdf")
+    elif output.is_dir():
         output = output / "duplex-calibration.pdf"  # `-o DIR`: the usual name inside it
+    edge = (
+        duplex_edge.value if duplex_edge else (settings.build.duplex_edge if settings else "long")
+    )
     try:
         warnings = write_calibration(
             output,
             CalibrationOptions(
                 paper=chosen,
-                duplex_edge=duplex_edge.value,
+                duplex_edge=edge,
                 duplex_offset_mm=offset,
             ),
         )
@@ -57,7 +81,7 @@ def calibrate(
     for warning in warnings:
         typer.echo(f"warning: {warning}", err=True)
     typer.echo(
-        f"wrote {output}: print it on both sides ({duplex_edge.value}-edge flip), hold it to the"
+        f"wrote {output}: print it on both sides ({edge}-edge flip), hold it to the"
         " light and read the offset off the back; then set duplex_offset_mm = [dx, dy]"
         " in scratchpress.toml"
     )

@@ -93,7 +93,7 @@ def import_(
 
     Example: scratchpress import npcs.txt -o my-campaign/imported.yaml
     """
-    from ..definitions.campaign import RefusedFile, display_path, read_text_capped
+    from ..definitions.campaign import NotText, RefusedFile, display_path, read_text_capped
     from ..definitions.importer import dump_definitions, parse_stat_blocks
     from ..render.files import CannotRead
 
@@ -102,7 +102,12 @@ def import_(
     except FileNotFoundError:
         fail([Problem(str(CannotRead(display_path(text_file), "no such file")))])
     except UnicodeDecodeError as err:
-        reason = f"not UTF-8 text (byte {err.start}); save it as UTF-8"
+        # NotText already says on which line and column, and what to do.
+        reason = (
+            f"line {err.line}: {err.message}"
+            if isinstance(err, NotText)
+            else f"not UTF-8 text (byte {err.start})"
+        )
         fail([Problem(str(CannotRead(display_path(text_file), reason)))])
     except (OSError, RefusedFile) as err:
         why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)

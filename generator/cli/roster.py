@@ -15,7 +15,7 @@ import typer
 from ..definitions.campaign import Campaign
 from ..npcs import MAX_COUNT, RosterError, RosterSpec, archetype_summaries, seed_value
 from ..problems import InputError, Problem
-from .common import write_output
+from .common import looks_like_campaign, write_output
 
 roster_app = typer.Typer(
     name="roster",
@@ -103,6 +103,8 @@ def generate_command(
         _stop([f"{output} exists; it may hold a GM's edits. Use --force to replace it."])
     chosen_seed = seed if seed is not None else str(secrets.randbelow(SEED_RANGE))
     try:
+        if campaign is None and looks_like_campaign(Path.cwd()):
+            campaign = Path(".")  # the campaign you stand in, as every command reads it
         loaded = _load_campaign(campaign, output) if campaign is not None else None
         settings = loaded.settings if loaded is not None else None
         spec = RosterSpec(

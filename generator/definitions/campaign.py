@@ -132,6 +132,8 @@ def _friendly(error: Any) -> str:
         return f"must be a list, got {shown}"
     if kind == "string_too_short":
         return "must not be empty"
+    if kind == "value_error":  # our own validators: their words, without pydantic's prefix
+        return f"{error.get('ctx', {}).get('error', error['msg'])}, got {shown}"
     if kind == "literal_error":
         return f"{error['msg'].replace('Input should be', 'must be')}, got {shown}"
     return f"{error['msg']}, got {shown}"

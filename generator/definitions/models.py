@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StringConstraints
 
 from .resilience_models import Career, Event, ProjectIdea
 
@@ -204,7 +204,21 @@ BUILD_KINDS = (
     "booklets",
     "roster",
 )
-CarryRange = Annotated[str, StringConstraints(pattern=r"^\s*\d{1,2}\s*-\s*\d{1,2}\s*$")]
+
+
+def _carry_range(value: str) -> str:
+    """``low-high`` strengths, 1 <= low <= high <= 40: the table's rows."""
+    low, _, high = value.partition("-")
+    if not (1 <= int(low) <= int(high) <= 40):
+        raise ValueError("must be like 10-20, from low to high, within 1-40")
+    return value
+
+
+CarryRange = Annotated[
+    str,
+    StringConstraints(pattern=r"^\s*\d{1,2}\s*-\s*\d{1,2}\s*$"),
+    AfterValidator(_carry_range),
+]
 
 
 class BuildDefaults(Model):

@@ -12,7 +12,10 @@ from __future__ import annotations
 import errno
 import os
 import secrets
+import signal
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 TEMP_PREFIX = ".scratchpress-"
@@ -34,6 +37,20 @@ class CannotRead(Exception):
 
         super().__init__(f"cannot read {safe_text(str(path), None)}: {reason}")
         self.path, self.reason = Path(path), reason
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM back for a moment (a file written and recorded, a manifest
+    saved): they arrive right after, never between the two halves of one step."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def reason(err: OSError) -> str:

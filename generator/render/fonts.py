@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -33,14 +32,19 @@ _CONFIG = """<?xml version="1.0"?>
 def confine_fonts() -> Path:
     """Write our fontconfig file (once per fonts folder) and point the process at it."""
     fonts = fonts_dir()
+    from platformdirs import user_cache_dir
+
+    from .files import write_file
+
     key = hashlib.sha256(str(fonts).encode()).hexdigest()[:12]
-    base = Path(tempfile.gettempdir()) / f"scratchpress-fontconfig-{key}"
-    base.mkdir(parents=True, exist_ok=True)
+    # In the user's own cache folder (0700), not a shared /tmp name that another local
+    # user could create first and fill with a configuration of their choosing.
+    cache = Path(user_cache_dir("scratchpress", appauthor=False))
+    cache.mkdir(parents=True, exist_ok=True, mode=0o700)
+    base = cache / f"fontconfig-{key}"
     config = base / "fonts.conf"
     text = _CONFIG.format(fonts=escape(str(fonts)), cache=escape(str(base / "cache")))
-    if not config.is_file() or config.read_text(encoding="utf-8") != text:
-        temp = base / f"fonts.conf.{os.getpid()}"
-        temp.write_text(text, encoding="utf-8")
-        os.replace(temp, config)
+    if config.is_symlink() or not config.is_file() or config.read_text(encoding="utf-8") != text:
+        write_file(config, text.encode("utf-8"), cache)
     os.environ["FONTCONFIG_FILE"] = str(config)
     return config

@@ -26,8 +26,15 @@ def _lock_dir() -> Path:
     from platformdirs import user_cache_dir
 
     folder = Path(user_cache_dir("scratchpress", appauthor=False)) / "locks"
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    folder.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    folder.mkdir(exist_ok=True, mode=0o700)
     return folder
+
+
+def _lock_dir_name() -> str:
+    from platformdirs import user_cache_dir
+
+    return str(Path(user_cache_dir("scratchpress", appauthor=False)) / "locks")
 
 
 def lock_path(out_dir: Path) -> Path:
@@ -43,15 +50,22 @@ def output_lock(
     build holds it and we wait; ``wait=False`` raises :class:`OutputBusy` instead."""
     from filelock import FileLock, Timeout
 
-    lock = FileLock(lock_path(out_dir), mode=0o600)
+    from .files import CannotWrite, reason
+
     try:
-        lock.acquire(timeout=0)
-    except Timeout:
-        if not wait:
-            raise OutputBusy(str(out_dir)) from None
-        if on_wait is not None:
-            on_wait()
-        lock.acquire(poll_interval=POLL_S)
+        path = lock_path(out_dir)
+        lock = FileLock(path, mode=0o600)
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            if not wait:
+                raise OutputBusy(str(out_dir)) from None
+            if on_wait is not None:
+                on_wait()
+            lock.acquire(poll_interval=POLL_S)
+    except OSError as err:  # no cache folder to be had (HOME unset, a read-only disk)
+        where = getattr(err, "filename", None) or _lock_dir_name()
+        raise CannotWrite(where, f"{reason(err)} (the output folder's lock)") from None
     try:
         yield
     finally:

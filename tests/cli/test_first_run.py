@@ -239,6 +239,18 @@ def test_the_build_table_accepts_only_known_kinds(cli: Cli, write_campaign: Writ
     )
 
 
+def test_a_carry_range_upside_down_is_refused(cli: Cli, write_campaign: WriteCampaign) -> None:
+    folder = write_campaign(
+        {"party.yaml": ONE_CHARACTER, "scratchpress.toml": '[build]\ncarry_range = "30-10"\n'}
+    )
+    result = cli("check", folder)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (
+        "campaign/scratchpress.toml:2: build.carry_range: must be like 10-20, from low to high,"
+        " within 1-40, got '30-10'"
+    )
+
+
 def test_build_kinds_and_the_registry_agree() -> None:
     assert tuple(KINDS) == BUILD_KINDS
 
