@@ -397,3 +397,18 @@ def test_a_closed_pipe_keeps_the_manifest(write_campaign: WriteCampaign, tmp_pat
     recorded = json.loads((tmp_path / "out" / MANIFEST).read_text())["files"]
     on_disk = {p.name for p in (tmp_path / "out").glob("*.pdf")}
     assert on_disk and on_disk <= set(recorded)
+
+
+def test_a_manifest_that_is_a_link_is_not_written_through(
+    cli: Cli, write_campaign: WriteCampaign, victim: Path
+) -> None:
+    folder = write_campaign({"party.yaml": ONE})
+    Path("output").mkdir()
+    Path("output", MANIFEST).symlink_to(victim)
+    result = cli("build", folder, "--only", "sheets")
+    assert result.exit_code == 1
+    assert (
+        "cannot write output/.scratchpress-manifest.json: is a symbolic link; refused"
+        in result.stderr.splitlines()
+    )
+    assert victim.read_text() == "precious"

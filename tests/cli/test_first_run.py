@@ -499,3 +499,12 @@ def test_the_summary_says_from_cache(cli: Cli, write_campaign: WriteCampaign) ->
         again.stdout.splitlines()[-1],
     ]
     assert "(0 rendered, 1 from cache, " in again.stdout.splitlines()[-1]
+
+
+def test_a_booklet_file_in_capitals_is_still_the_booklet(tmp_path: Path) -> None:
+    from scratchpress.definitions.campaign import Campaign
+    from scratchpress.documents.booklet import booklet_file
+
+    (tmp_path / "Booklet.YAML").write_text("title: T\nchapters: []\n")
+    found = booklet_file(Campaign(root=tmp_path, settings=Settings()))
+    assert found == tmp_path / "Booklet.YAML"

@@ -70,7 +70,14 @@ def booklet_file(campaign: Campaign) -> Path | None:
     if campaign.root is None:
         return None
     path = campaign.root / BOOKLET_FILE
-    return path if path.is_file() else None
+    if path.is_file():
+        return path
+    # `Booklet.YAML` is a booklet too: the loader skips it as a definitions file in any case.
+    try:
+        found = [p for p in campaign.root.iterdir() if p.name.lower() == BOOKLET_FILE]
+    except OSError:
+        return None
+    return next((p for p in sorted(found) if p.is_file()), None)
 
 
 def campaign_file(path: Path, root: Path, name: str) -> Path:
