@@ -10,10 +10,32 @@ MAX_STEM = 80
 _RESERVED = {"con", "prn", "aux", "nul"} | {f"{p}{i}" for p in ("com", "lpt") for i in range(10)}
 
 
+# Scripts written a syllable per character: each one becomes a word of its own, so 王小明
+# gives wang-xiao-ming (and not wangxiaoming) and 김민준 gives gim-min-jun.
+_SYLLABIC = ("CJK", "HANGUL", "HIRAGANA", "KATAKANA", "YI ", "BOPOMOFO")
+
+
+def _romanised(name: str) -> str:
+    """The name in Latin letters (``anyascii``: every script, no language guessing, the
+    same answer on every machine)."""
+    from anyascii import anyascii
+
+    parts = []
+    for char in unicodedata.normalize("NFC", name):
+        if char.isascii():
+            parts.append(char)
+            continue
+        latin = anyascii(char)
+        if unicodedata.name(char, "").startswith(_SYLLABIC):
+            latin = f" {latin} "
+        parts.append(latin)
+    return "".join(parts)
+
+
 def slug(name: str) -> str:
-    """``The Boss`` -> ``the-boss``; separators, dots, controls and direction marks go."""
-    text = unicodedata.normalize("NFKD", name)
-    text = "".join(c for c in text if not unicodedata.combining(c))
+    """``The Boss`` -> ``the-boss``, ``Αλέξανδρος`` -> ``alexandros``, ``王小明`` ->
+    ``wang-xiao-ming``; separators, dots, controls and direction marks go."""
+    text = _romanised(name)
     text = re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()
     text = text[:MAX_STEM].rstrip("-")
     if not text:
