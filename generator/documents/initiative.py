@@ -639,6 +639,11 @@ def _part(index: int, total: int) -> str:
 # Character cards
 
 
+def initiative_roll(bonus: int) -> str:
+    """What a card's framed initiative says: ``+38``, or ``d20`` when nothing is added."""
+    return signed(bonus) if bonus else "d20"
+
+
 def attack_rows(stats: CharacterStats) -> list[dict[str, Any]]:
     """Every attack, one compact line each; unrepeatable ones carry their tick box."""
     letters = tick_letters(stats.actions)
@@ -647,7 +652,8 @@ def attack_rows(stats: CharacterStats) -> list[dict[str, Any]]:
             "tick": action.unrepeatable,
             "letter": letters.get(action.name, ""),
             "name": action.name,
-            "bonus": signed(action.bonus or 0),
+            # The sheet's words: an attack no ability adds to is rolled on the bare d20.
+            "bonus": signed(action.bonus or 0) if action.roll else "d20",
             "target": short_target(action.target),
             "damage": short_damage(action),
             "range": action.range,
@@ -690,13 +696,15 @@ def character_cards(
     while rest:
         chunks.append(rest[:per_later])
         rest = rest[per_later:]
-    # What to roll comes first, so a long group name is what gets cut.
+    # The framed number is the one this player adds to d20: the group's when the group
+    # rolls together, else their own. No second number beside it may contradict it.
     if group is None:
-        group_line = "Rolls alone: no group"
+        group_line, rolled = "Rolls alone: no group", stats.initiative_bonus
     elif individual:
-        group_line = f"Rolls alone · {group.name}"
+        group_line, rolled = f"Rolls alone · {group.name}", stats.initiative_bonus
     else:
-        group_line = f"Rolls {signed(group.bonus)} with {group.name}"
+        group_line, rolled = f"Rolls with {group.name}", group.bonus
+    # What to roll comes first, so a long group name is what gets cut.
     meta_w = (m.side_w or m.inner_w) - 0.5
     group_line = fit_text(group_line, "Lato-Regular.ttf", META_PT, meta_w)
     cards = []
@@ -710,7 +718,7 @@ def character_cards(
                 "first": index == 0,
                 "group": group.name if group else "",
                 "group_line": group_line,
-                "init": signed(stats.initiative_bonus),
+                "init": initiative_roll(rolled),
                 "defenses": [{"label": k, "value": str(v)} for k, v in defenses(stats)],
                 "stamina": str(stats.stamina),
                 "hit_points": str(stats.hit_points),

@@ -218,8 +218,11 @@ def test_classic_rules_print_one_defense_and_own_initiative(
 def test_character_card(example: tuple[Campaign, Computed]) -> None:
     _, computed = example
     card = next(c for c in _cards(computed) if c["title"] == "Hester Greaves")
-    assert card["group_line"] == "Rolls +38 with The Rookery"
-    assert card["init"] == "+30"  # her own: 10 x detection 3
+    # One number to roll: the Rookery rolls together, so her card frames the group's +38,
+    # and nothing beside it says her own +30 (10 x detection 3).
+    assert card["group_line"] == "Rolls with The Rookery"
+    assert card["init"] == "+38"
+    assert "+30" not in card["group_line"]
     attacks = {a["name"]: a for a in card["attacks"]}
     assert attacks["Shooting"] == {
         "tick": False,
@@ -374,3 +377,32 @@ def test_tents_on_a4_in_ink_saver(
     assert text.count("FOLD") == groups + characters
     assert "played by Priya" in text  # the player side of her character's tent
     _assert_group_numbers(text, example[1])
+
+
+def test_the_framed_initiative_is_what_each_player_adds_to_d20(
+    example: tuple[Campaign, Computed],
+) -> None:
+    _, computed = example
+    groups = {g.name: g for g in initiative.initiative_groups(computed)}
+    for card in _cards(computed):
+        if card["kind"] != "character" or not card["first"]:
+            continue
+        block = computed.block("character", card["title"])
+        group = groups.get(card["group"]) if card["group"] else None
+        bonus = group.bonus if group is not None else block.stats.initiative_bonus  # type: ignore[union-attr]
+        assert card["init"] == (f"{bonus:+d}" if bonus else "d20"), card["title"]
+
+
+def test_cards_print_each_roll_as_the_sheet_does(example: tuple[Campaign, Computed]) -> None:
+    from scratchpress.documents.sheet import _roll_text
+
+    _, computed = example
+    bare = 0
+    for card in _cards(computed):
+        if card["kind"] != "character":
+            continue
+        actions = {a.name: a for a in computed.block("character", card["title"]).stats.actions}  # type: ignore[union-attr]
+        for row in card["attacks"]:
+            assert row["bonus"] == _roll_text(actions[row["name"]])[0], (card["title"], row)
+            bare += row["bonus"] == "d20"
+    assert bare  # the example has attacks rolled on the bare die (basic attacks)
