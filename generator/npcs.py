@@ -656,7 +656,8 @@ def command_line(spec: RosterSpec, group_given: bool) -> str:
 
 
 def to_yaml(plan_: Plan, npcs: Sequence[Npc]) -> str:
-    """Ordinary definitions YAML: the GM may edit it and build from it like any other."""
+    """Ordinary definitions YAML: the GM may edit it and build from it like any other. The
+    NPCs go under ``npcs:``: the roster and initiative cards print them, sheets do not."""
     spec = plan_.spec
     command = command_line(spec, spec.group is not None).replace("\n", " ")
     what = (
@@ -669,9 +670,9 @@ def to_yaml(plan_: Plan, npcs: Sequence[Npc]) -> str:
         f" {spec.cp} CP with no ability above {spec.max_level}.",
         f"# Made by: {command}",
         "# The same command makes the same file. Edit freely; `scratchpress check` says if an",
-        "# edit breaks a rule.",
+        "# edit breaks a rule. NPCs get no character sheet: add `sheet: true` to one for its own.",
         "",
-        "characters:",
+        "npcs:",
     ]
     for npc in npcs:
         lines.append(f"  - name: {yaml_text(npc.name)}")

@@ -94,6 +94,9 @@ def generate_command(
 ) -> None:
     """Random NPCs that spend exactly --cp with no ability above --max-level.
 
+    They are written under `npcs:`, so a build prints them on the roster and the initiative
+    cards but makes no character sheets (give one `sheet: true` for its own).
+
     Example: scratchpress roster generate my-campaign -n 12 -o my-campaign/thugs.yaml
     """
     from ..content.loader import resilience_content

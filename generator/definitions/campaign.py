@@ -67,6 +67,25 @@ class Source:
         return None
 
 
+# Entries of this list are characters in every way but one: no sheet unless asked.
+NPC_LIST = "npcs"
+# Lists loaded into another list of the Campaign: roster NPCs are characters, so crews,
+# minion leaders, unique names and careers treat them exactly alike.
+LOADED_INTO = {NPC_LIST: "characters"}
+
+
+def listed_as_npc(source: Source) -> bool:
+    """Written under ``npcs:`` rather than ``characters:``."""
+    return source.path[:1] == (NPC_LIST,)
+
+
+def gets_sheet(definition: Any, source: Source) -> bool:
+    """A character sheet for this character: ``sheet:`` if given, else only for entries
+    under ``characters:``."""
+    chosen = getattr(definition, "sheet", None)
+    return bool(chosen) if chosen is not None else not listed_as_npc(source)
+
+
 @dataclass(frozen=True)
 class Located:
     definition: Any
@@ -75,6 +94,11 @@ class Located:
     @property
     def name(self) -> str:
         return str(self.definition.name)
+
+    @property
+    def npc(self) -> bool:
+        """A roster NPC (under ``npcs:``); it is in ``Campaign.characters`` all the same."""
+        return listed_as_npc(self.source)
 
 
 @dataclass
@@ -90,7 +114,13 @@ class Campaign:
     warnings: list[Problem] = field(default_factory=list)
 
     def character(self, name: str) -> Located | None:
+        """A character by name, roster NPCs included."""
         return next((c for c in self.characters if c.name == name), None)
+
+    @property
+    def npcs(self) -> list[Located]:
+        """The characters written under ``npcs:`` (kept in ``characters`` with the rest)."""
+        return [c for c in self.characters if c.npc]
 
 
 def display_path(path: Path) -> str:
@@ -306,6 +336,7 @@ def _raw_ability_problems(key: str, raw: Any, source: Source, entry: str) -> lis
     """Ability names checked on the raw data, for entries the models already refused."""
     catalogues = {
         "characters": (CHARACTER_ABILITIES, "character"),
+        NPC_LIST: (CHARACTER_ABILITIES, "character"),
         "vehicles": (VEHICLE_ABILITIES, "vehicle"),
     }
     if key not in catalogues or not isinstance(raw, dict):
@@ -516,7 +547,8 @@ def _read_file(
             if found:
                 problems.extend(found)
                 continue
-            getattr(campaign, key).append(Located(definition, source))
+            into = LOADED_INTO.get(str(key), str(key))
+            getattr(campaign, into).append(Located(definition, source))
 
 
 # A TOML key: bare, "quoted" or 'literal', dotted (build.pdf) or not.
@@ -719,4 +751,12 @@ def load_campaign(
     return campaign
 
 
-__all__ = ["Campaign", "CommunityDef", "Located", "Source", "load_campaign"]
+__all__ = [
+    "Campaign",
+    "CommunityDef",
+    "Located",
+    "Source",
+    "gets_sheet",
+    "listed_as_npc",
+    "load_campaign",
+]

@@ -97,6 +97,11 @@ class CharacterDef(Model):
     printed: PrintedValues = Field(
         default={}, description="Derived numbers another source prints, for `scratchpress check`."
     )
+    # None, not False, so that the list decides: `characters:` get a sheet, `npcs:` do not.
+    sheet: StrictBool | None = Field(
+        default=None,
+        description="Print a character sheet: by default yes under characters, no under npcs.",
+    )
 
 
 class CrewDef(Model):
@@ -301,6 +306,9 @@ class Settings(Model):
 
 ENTRY_MODELS: dict[str, type[BaseModel]] = {
     "characters": CharacterDef,
+    # Roster NPCs: on the roster and the initiative cards, a sheet only with `sheet: true`.
+    # The loader puts them in Campaign.characters, so crews and lookups find them as ever.
+    "npcs": CharacterDef,
     "vehicles": VehicleDef,
     "communities": CommunityDef,
     # Resilience content users add to the built-in lists, same schema as ours.
@@ -311,6 +319,7 @@ ENTRY_MODELS: dict[str, type[BaseModel]] = {
 
 KIND_OF_LIST = {
     "characters": "character",
+    "npcs": "NPC",
     "vehicles": "vehicle",
     "communities": "community",
     "events": "event",

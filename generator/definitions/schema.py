@@ -28,6 +28,7 @@ DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"  # what pydantic
 # What each top-level list holds, for the editor's hover text.
 LIST_DESCRIPTIONS: Final[dict[str, str]] = {
     "characters": "Player characters, adversaries and anyone else with a stat block.",
+    "npcs": "Roster NPCs: like characters, on the roster and initiative cards, no sheet.",
     "vehicles": "Vehicles, each with its own sheet and optional crew.",
     "communities": "Resilience communities and their three defenses.",
     "events": "Resilience events added to the built-in deck (or replacing one by id).",

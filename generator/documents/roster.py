@@ -32,7 +32,7 @@ from typing import Any
 
 from PIL import ImageFont
 
-from ..definitions.campaign import Campaign
+from ..definitions.campaign import Campaign, listed_as_npc
 from ..resources import fonts_dir
 from ..rules.abilities import display
 from ..rules.character import CharacterStats
@@ -400,7 +400,10 @@ def npc_item(
 
 
 def is_npc(block: Block) -> bool:
-    return block.kind == "character" and not str(getattr(block.definition, "player", "")).strip()
+    """A character the GM runs (no player), or anyone written under ``npcs:``."""
+    return block.kind == "character" and (
+        listed_as_npc(block.source) or not str(getattr(block.definition, "player", "")).strip()
+    )
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from typing import Any
 
 from PIL import ImageFont
 
-from ..definitions.campaign import Campaign
+from ..definitions.campaign import Campaign, gets_sheet
 from ..problems import InputError, Problem
 from ..render.images import ImageProblem
 from ..render.names import unique_stems
@@ -85,7 +85,8 @@ BLANK_ABILITY_LINES = 4
 
 
 def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> list[Document]:
-    characters = computed.of_kind("character")
+    # Roster NPCs (under `npcs:`) have no sheet unless their entry says `sheet: true`.
+    characters = [b for b in computed.of_kind("character") if gets_sheet(b.definition, b.source)]
     stems = unique_stems([b.name for b in characters], prefix="sheet-")
     result = []
     problems: list[Problem] = []
