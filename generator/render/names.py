@@ -25,6 +25,9 @@ def _romanised(name: str) -> str:
         if char.isascii():
             parts.append(char)
             continue
+        if not unicodedata.category(char).startswith(("L", "N", "M")):
+            parts.append(" ")  # ☃ or 🐉 in a name is decoration, not part of a file name
+            continue
         latin = anyascii(char)
         if unicodedata.name(char, "").startswith(_SYLLABIC):
             latin = f" {latin} "

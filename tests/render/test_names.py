@@ -30,3 +30,8 @@ def test_names_that_romanise_alike_still_get_their_own_files() -> None:
     assert len(set(stems.values())) == 2
     assert all(s.startswith("sheet-aleks-") for s in stems.values())
     assert stems == unique_stems(["Алекс", "Aleks"], "sheet-")  # the same next run
+
+
+def test_symbols_in_a_name_are_left_out_of_its_file_name() -> None:
+    assert slug("Ann ☃") == "ann"
+    assert slug("🐉 Dragon") == "dragon"
