@@ -304,7 +304,8 @@ def _vehicle(located: Located, campaign: Campaign, rules: Ruleset, out: Computed
     abilities = tuple(
         (name, *level_and_note(value)) for name, value in definition.abilities.items()
     )
-    stats = compute_vehicle(definition.name, abilities, definition.movement, crew)
+    named = (definition.crew.operator is not None, definition.crew.gunner is not None)
+    stats = compute_vehicle(definition.name, abilities, definition.movement, crew, named=named)
     for warning in stats.warnings:
         out.problems.append(
             _problem(warning, located.source, definition.name, ("crew",), "warning")

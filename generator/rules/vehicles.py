@@ -131,8 +131,13 @@ def compute_vehicle(
     abilities: tuple[tuple[str, int, str], ...],
     movement: str,
     crew: Crew,
+    *,
+    named: tuple[bool, bool] | None = None,
 ) -> VehicleStats:
+    """``named`` says whether the definition names an operator and a gunner at all (a
+    named crew member the campaign lacks is the loader's error, not a missing seat)."""
     base = {ability: value for ability, value, _ in abilities}
+    has_operator, has_gunner = named or (crew.operator is not None, crew.gunner is not None)
     if movement not in VEHICLE_MOVEMENT:
         raise ValueError(f"{movement!r} is not a vehicle movement ability")
     warnings: list[str] = []
@@ -173,6 +178,16 @@ def compute_vehicle(
     moving = level(crewed, movement)
     if level(base, "toughness") < 1:
         warnings.append("has no toughness")
+    # Crew the rules require: an operator to move, grapple or ram unless it has autopilot;
+    # a gunner for its weapons unless it has targeting (RULES.md, vehicle crew).
+    if not has_operator and level(base, "autopilot") < 1:
+        warnings.append("has no operator and no autopilot, so it cannot move, grapple or ram")
+    armed = [ability for ability in VEHICLE_WEAPONS if level(base, ability) >= 1]
+    if armed and not has_gunner and level(base, "targeting") < 1:
+        warnings.append(
+            f"has {' and '.join(display(a) for a in armed)} but no gunner and no targeting,"
+            " so none of them can be used"
+        )
     if movement not in base:
         warnings.append(f"moves by {movement} but has no {movement} ability")
     stalking = level(crewed, "stalking")

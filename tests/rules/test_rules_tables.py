@@ -331,7 +331,10 @@ def test_a_gunner_without_shooting_or_blasting_adds_nothing_and_warns() -> None:
         "Final Horizon", FINAL_HORIZON, "spaceflight", Crew(gunner=("Brawler", {"fighting": 4}))
     )
     assert ship.crewed_abilities["guns"] == 1
-    assert ship.warnings == ("gunner Brawler has neither shooting nor blasting, so adds nothing",)
+    assert ship.warnings == (
+        "gunner Brawler has neither shooting nor blasting, so adds nothing",
+        "has no operator and no autopilot, so it cannot move, grapple or ram",
+    )
 
 
 def test_a_blaster_gunner_adds_blasting_to_the_weapons() -> None:
@@ -467,3 +470,19 @@ def test_knockout_does_four_when_healthy_and_two_when_injured() -> None:
 def test_classic_attacks_all_roll_against_defense() -> None:
     listed = actions(CHOKESTAR, "classic")
     assert {a.target for a in listed.values() if a.attack} == {"defense"}
+
+
+def test_a_vehicle_without_the_crew_it_needs_cannot_act() -> None:
+    """RULES.md, vehicle crew: an operator to move, grapple or ram unless the vehicle has
+    autopilot; a gunner for guns, missiles, bombs or countermeasures unless it has
+    targeting."""
+    abilities = (("toughness", 10, ""), ("quickness", 2, ""), ("guns", 2, ""), ("bombs", 1, ""))
+    empty = compute_vehicle("Ghost Truck", abilities, "quickness", Crew())
+    assert empty.warnings == (
+        "has no operator and no autopilot, so it cannot move, grapple or ram",
+        "has guns and bombs but no gunner and no targeting, so none of them can be used",
+    )
+    robot = (*abilities, ("autopilot", 1, ""), ("targeting", 1, ""))
+    assert compute_vehicle("Drone", robot, "quickness", Crew()).warnings == ()
+    crewed = Crew(operator=("Ann", {"driving": 1}), gunner=("Bo", {"shooting": 1}))
+    assert compute_vehicle("Truck", abilities, "quickness", crewed).warnings == ()
