@@ -189,6 +189,15 @@ def _lint(document: Document, campaign: Campaign, outcome: Outcome) -> list[Prob
     )
 
 
+def _not_ours(path: Path) -> Problem:
+    """A file in the output folder the manifest does not vouch for: never replaced."""
+    return Problem(
+        "exists and was not written by scratchpress (or was changed since);"
+        " left untouched; use --force to replace it",
+        display_path(path),
+    )
+
+
 def _write_saddle(
     document: Document,
     pdf: bytes,
@@ -203,12 +212,7 @@ def _write_saddle(
 
     name = f"{document.stem}-saddle.pdf"
     if not force and not manifest.may_write(name):
-        report.problems.append(
-            Problem(
-                "exists and was not written by scratchpress; left untouched; use --force",
-                display_path(out_dir / name),
-            )
-        )
+        report.problems.append(_not_ours(out_dir / name))
         return
     imposed = impose_saddle(pdf)
     try:
@@ -239,13 +243,7 @@ def _write_previews(out_dir: Path, manifest: Manifest, force: bool, report: Buil
             relative = f"{PNG_FOLDER}/{name}"
             target = out_dir / PNG_FOLDER / name
             if not force and not manifest.may_write(relative) and not _same_bytes(target, data):
-                report.problems.append(
-                    Problem(
-                        "exists and was not written by scratchpress (or was changed since);"
-                        " left untouched; use --force to replace it",
-                        display_path(target),
-                    )
-                )
+                report.problems.append(_not_ours(target))
                 continue
             try:
                 if not manifest.holds(relative, data):
@@ -376,13 +374,7 @@ def _build_locked(
     plans: list[UnitPlan] = []
     for document in documents:
         if not force and not manifest.may_write(document.filename):
-            report.problems.append(
-                Problem(
-                    "exists and was not written by scratchpress (or was changed since);"
-                    " left untouched; use --force to replace it",
-                    display_path(out_dir / document.filename),
-                )
-            )
+            report.problems.append(_not_ours(out_dir / document.filename))
             continue
         try:
             if document.imposed is not None:

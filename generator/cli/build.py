@@ -13,10 +13,11 @@ import typer
 
 from ..definitions.campaign import Campaign, display_path
 from ..definitions.models import BUILD_KINDS as KIND_NAMES
-from ..definitions.models import BuildDefaults
+from ..definitions.models import BuildDefaults, carry_bounds
 from ..problems import InputError, Problem, safe_text
 from . import stamp
 from .common import (
+    DEFAULT_OUTPUT,
     CampaignArg,
     Edge,
     ExampleOpt,
@@ -26,6 +27,7 @@ from .common import (
     blocking_errors,
     choose_campaign,
     fail,
+    linked_default_output,
     load,
     plural,
 )
@@ -72,11 +74,11 @@ def _carry_range(value: str | None) -> str | None:
 
 
 def _parse_range(value: str) -> tuple[int, int] | None:
+    """``10-20`` -> (10, 20), by the same rule as ``carry_range`` in scratchpress.toml."""
     try:
-        low, high = (int(x) for x in value.split("-", 1))
+        return carry_bounds(value)
     except ValueError:
         return None
-    return (low, high) if 1 <= low <= high <= 40 else None
 
 
 Flag = typer.Option  # saved options need both spellings: --tent and --no-tent
@@ -190,15 +192,10 @@ def build(
 
     chosen_campaign = choose_campaign([campaign] if campaign is not None else None, example)
     folder = chosen_campaign.paths[0]
-    out_dir = output if output is not None else Path("output")
+    out_dir = output if output is not None else DEFAULT_OUTPUT
     problems: list[Problem] = []
-    if output is None and out_dir.is_symlink():
-        # The default output/ may have come inside a downloaded campaign: a link there
-        # would send our files (and our pruning) wherever it points. Named with -o, it is
-        # the user's own choice.
-        problems.append(
-            Problem("is a symbolic link; refused as the default output (name it with -o)", "output")
-        )
+    if output is None:
+        problems += linked_default_output()
     if not folder.is_dir():
         problems.append(Problem("not a campaign folder", str(folder)))
     if out_dir.exists() and not out_dir.is_dir():

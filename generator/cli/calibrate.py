@@ -9,7 +9,15 @@ import typer
 
 from ..problems import Problem
 from ..render.files import CannotWrite
-from .common import CampaignArg, Edge, Paper, fail, looks_like_campaign
+from .common import (
+    DEFAULT_OUTPUT,
+    CampaignArg,
+    Edge,
+    Paper,
+    fail,
+    linked_default_output,
+    looks_like_campaign,
+)
 
 
 def calibrate(
@@ -52,15 +60,9 @@ def calibrate(
     chosen = paper.value if paper else (settings.paper if settings else "letter")
     offset = settings.duplex_offset_mm if settings else (0.0, 0.0)
     if output is None:
-        if Path("output").is_symlink():  # the default may have come inside a campaign
-            problems.append(
-                Problem(
-                    "is a symbolic link; refused as the default output (name it with -o)",
-                    "output",
-                )
-            )
-            fail(problems)
-        output = Path("output/duplex-calibration.pdf")
+        if linked := linked_default_output():
+            fail(linked)
+        output = DEFAULT_OUTPUT / "duplex-calibration.pdf"
     elif output.is_dir():
         output = output / "duplex-calibration.pdf"  # `-o DIR`: the usual name inside it
     edge = (

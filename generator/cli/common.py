@@ -177,3 +177,20 @@ def write_output(path: Path, data: bytes) -> None:
     except CannotWrite as err:
         typer.echo(str(err), err=True)
         raise typer.Exit(1) from None
+
+
+DEFAULT_OUTPUT = Path("output")
+
+
+def linked_default_output() -> list[Problem]:
+    """The default ``output/`` may have come inside a downloaded campaign: a link there
+    would send our files wherever it points. A folder named with ``-o`` is the user's own
+    choice and is not checked here."""
+    if DEFAULT_OUTPUT.is_symlink():
+        return [
+            Problem(
+                "is a symbolic link; refused as the default output (name it with -o)",
+                str(DEFAULT_OUTPUT),
+            )
+        ]
+    return []

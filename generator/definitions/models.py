@@ -211,11 +211,20 @@ BUILD_KINDS = (
 )
 
 
-def _carry_range(value: str) -> str:
-    """``low-high`` strengths, 1 <= low <= high <= 40: the table's rows."""
-    low, _, high = value.partition("-")
-    if not (1 <= int(low) <= int(high) <= 40):
+def carry_bounds(value: str) -> tuple[int, int]:
+    """``low-high`` strengths, 1 <= low <= high <= 40: the carry table's rows."""
+    low, sep, high = value.partition("-")
+    try:
+        bounds = (int(low), int(high)) if sep else None
+    except ValueError:
+        bounds = None
+    if bounds is None or not 1 <= bounds[0] <= bounds[1] <= 40:
         raise ValueError("must be like 10-20, from low to high, within 1-40")
+    return bounds
+
+
+def _carry_range(value: str) -> str:
+    carry_bounds(value)
     return value
 
 
