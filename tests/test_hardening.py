@@ -1053,8 +1053,9 @@ def test_runaway_documents_are_stopped_and_the_rest_comes_out(tmp_path: Path) ->
     written, errors = set(result["written"]), result["errors"]
     assert {"sheet-fine.pdf", "carry-table.pdf"} <= written
     # A slow document is stopped by one of its limits: time on a busy machine, memory on a
-    # quick one (its loop also grows the page, and the faster it runs the sooner it is full).
-    assert re.search(r"took longer than 4 s|needed more than \d+ MB", errors["sheet-slow.pdf"])
+    # quick one (its loop also grows the page, and the faster it runs the sooner it is
+    # full; at the memory limit the worker may die before it can say so), as the hog is.
+    assert re.search(r"memory|took longer|stopped unexpectedly", errors["sheet-slow.pdf"])
     assert re.search(r"memory|took longer|stopped unexpectedly", errors["sheet-hog.pdf"])
     # Deep nesting and absurd sizes fail inside WeasyPrint or render: either way the build
     # goes on. (With WeasyPrint 70 they fail fast: RecursionError, ZeroDivisionError.)
