@@ -26,8 +26,9 @@ from .documents.registry import KINDS, maker
 from .problems import Problem
 from .render.cache import RenderCache, cache_key
 from .render.files import CannotWrite, clean_stale_temps, reason, signals_held, write_file
+from .render.fonts import SYSTEM_FONT_SCRIPTS, missing_font_packages
 from .render.impose import Imposer
-from .render.lint import missing_glyphs
+from .render.lint import font_package_for, missing_glyphs_by_entry
 from .render.lock import OutputBusy, output_lock
 from .render.manifest import Manifest
 from .render.pool import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, Job, Outcome, limits_note, run_jobs
@@ -273,6 +274,45 @@ def _save(manifest: Manifest, report: BuildReport) -> None:
         report.problems.append(Problem(str(err)))
 
 
+GLYPHS_SHOWN = 12  # characters a missing-glyph warning quotes before "and N more"
+
+
+def _missing_glyph_problem(document: Document, missing: dict[str, list[str]]) -> Problem:
+    """One warning per document, however many characters and entries: the entry (the
+    document's own name when several entries share it) and the characters."""
+    chars: list[str] = []
+    for found in missing.values():
+        chars += [char for char in found if char not in chars]
+    shown = " ".join(repr(char) for char in chars[:GLYPHS_SHOWN])
+    if len(chars) > GLYPHS_SHOWN:
+        shown += f" and {len(chars) - GLYPHS_SHOWN} more"
+    entries = [entry for entry in missing if entry]
+    entry = entries[0] if len(entries) == 1 else document.title
+    where = ""
+    if len(entries) > 1:
+        where = " (in " + ", ".join(entries[:3]) + (", …" if len(entries) > 3 else "") + ")"
+    noun = "character" if len(chars) == 1 else "characters"
+    return Problem(
+        f"no font draws {len(chars)} {noun}{where}: {shown}",
+        document.filename,
+        None,
+        entry,
+        None,
+        "warning",
+    )
+
+
+def _font_package_hints(missing: dict[str, list[str]]) -> list[str]:
+    """How to add the faces that would draw these characters, if a Debian package would."""
+    absent = set(missing_font_packages())
+    wanted = {font_package_for(char) for chars in missing.values() for char in chars}
+    return [
+        f"{SYSTEM_FONT_SCRIPTS[package]} print in boxes until Debian's {package} is "
+        f"installed (sudo apt-get install {package}); the build uses it when it is there"
+        for package in sorted(p for p in wanted if p in absent)
+    ]
+
+
 def _template_problem(err: Exception, path: Path) -> Problem:
     where = f"{err.filename}:{err.lineno}: " if isinstance(err, TemplateSyntaxError) else ""
     detail = getattr(err, "message", None) or f"{type(err).__name__}: {err}"
@@ -388,21 +428,18 @@ def _build_locked(
             report.problems.append(_template_problem(err, out_dir / document.filename))
             continue
         order.append((document, key))
+        # What the view shortened to fit (documents/sheet.py): a layout warning, like the lint.
+        report.lint += document.context.get("layout_problems", [])
         if key in by_key:  # the same PDF twice (rare): render once
             by_key[key].append(document)
             continue
         by_key[key] = [document]
-        report.lint += [
-            Problem(
-                f"uses a character no bundled font has: {char!r}",
-                document.filename,
-                None,
-                document.title,
-                None,
-                "warning",
-            )
-            for char in missing_glyphs(html)
-        ]
+        undrawn = missing_glyphs_by_entry(html)
+        if undrawn:
+            report.lint.append(_missing_glyph_problem(document, undrawn))
+            for hint in _font_package_hints(undrawn):
+                if hint not in report.notes:
+                    report.notes.append(hint)
         hit = render_cache.get(key)
         # A watch session's first build puts each deck together from its cached cards even
         # when the whole deck is cached: opening them now, while the GM waits for the start,

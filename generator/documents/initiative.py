@@ -15,13 +15,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
-from PIL import ImageFont
-
 from ..definitions.campaign import Campaign
-from ..resources import fonts_dir
+from ..render import measure
 from ..rules.actions import Action
 from ..rules.character import CharacterStats
 from ..statblocks import Block, Computed, InitiativeGroup
@@ -356,15 +353,10 @@ BAND_PAD_MM = 2.0  # .band padding on each side
 LABEL_GAP_MM = 2.0  # .band-label margin-left
 
 
-@cache
-def _font(name: str) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(fonts_dir() / name), 1000)
-
 
 def text_width_mm(text: str, font: str, size_pt: float, tracking_em: float = 0.0) -> float:
     """How wide the renderer will set `text`, from the bundled font's own advance widths."""
-    advance = _font(font).getlength(text) / 1000 + tracking_em * len(text)
-    return advance * size_pt * PT_TO_MM
+    return measure.text_width_mm(text, font, size_pt, tracking_em)
 
 
 def fit_text(

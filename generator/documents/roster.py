@@ -27,13 +27,11 @@ import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
 
-from PIL import ImageFont
-
 from ..definitions.campaign import Campaign, listed_as_npc
-from ..resources import fonts_dir
+from ..render import measure
 from ..rules.abilities import display
 from ..rules.character import CharacterStats
 from ..statblocks import Block, Computed, InitiativeGroup
@@ -87,15 +85,11 @@ FONTS = {
 # Measuring text (pure; the fonts are the bundled ones WeasyPrint uses)
 
 
-@cache
-def _font(style: str) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(fonts_dir() / FONTS[style]), 1000)
-
 
 @lru_cache(maxsize=65536)
 def text_mm(text: str, style: str, size_pt: float = TEXT_PT) -> float:
     """How wide ``text`` sets, from the font's advance widths (kerned when PIL has raqm)."""
-    return _font(style).getlength(text) / 1000 * size_pt * PT_TO_MM
+    return measure.text_width_mm(text, FONTS[style], size_pt)
 
 
 Run = tuple[str, str]  # (text, style)

@@ -38,6 +38,7 @@ from .. import __version__
 from ..resources import fonts_dir
 from .confine import RefusedResource, check_local_file
 from .files import TEMP_PREFIX, write_atomic
+from .fonts import system_fonts
 
 # Where versions before issue 13 kept the cache, inside the output folder. Left alone now.
 LEGACY_CACHE_DIR = ".scratchpress-cache"
@@ -154,6 +155,11 @@ def _fonts_digest() -> str:
         if font.is_file():
             digest.update(font.name.encode())
             digest.update(font.read_bytes())
+    # Installing or upgrading Debian's CJK faces changes what a page looks like; the files
+    # are large, so their size and date stand for their bytes.
+    for _, path in system_fonts():
+        info = path.stat()
+        digest.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}".encode())
     return digest.hexdigest()
 
 

@@ -1,32 +1,111 @@
-"""Confine text rendering to the bundled fonts.
+"""Confine text rendering to the fonts we chose, and give every script a face.
 
 WeasyPrint asks fontconfig for fonts, and fontconfig would happily fall back to whatever
 the machine has installed; then the same campaign prints differently on two machines and
 the PDF embeds fonts we never chose. Pointing FONTCONFIG_FILE at a configuration that only
-lists ``fonts/`` must happen before fontconfig initialises, i.e. before weasyprint is
-imported, so every module imports weasyprint through ``render.engine``.
+lists ``fonts/`` (and a few Debian font files at fixed paths, below) must happen before
+fontconfig initialises, i.e. before weasyprint is imported, so every module imports
+weasyprint through ``render.engine``.
+
+Our three faces draw Latin, Cyrillic and (Lato) Greek. A name in any other script falls
+back, character by character, along the chain each face's alias lists: Noto faces bundled
+in ``fonts/`` for Greek in serif text, Arabic, Hebrew, Devanagari and Thai, and Noto Emoji
+(monochrome outlines: they print sharp in black and white, where the colour emoji font's
+bitmaps would be scaled pictures); then Noto CJK, too large to bundle (20-27 MB a face),
+from Debian's font package when it is installed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from xml.sax.saxutils import escape
 
 from ..resources import fonts_dir
 
-# Aliases so that generic families in user CSS still land on a bundled face.
-_CONFIG = """<?xml version="1.0"?>
-<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
-<fontconfig>
-  <dir>{fonts}</dir>
-  <cachedir>{cache}</cachedir>
-  <alias binding="same"><family>serif</family><prefer><family>Charis SIL</family></prefer></alias>
-  <alias binding="same"><family>sans-serif</family><prefer><family>Lato</family></prefer></alias>
-  <alias binding="same"><family>monospace</family><prefer><family>Lato</family></prefer></alias>
-</fontconfig>
-"""
+# Large faces taken from Debian's packages at these paths and nowhere else, so a machine's
+# other fonts never leak into a PDF. Package -> the files it installs that we use.
+SYSTEM_FONTS: dict[str, tuple[Path, ...]] = {
+    "fonts-noto-cjk": tuple(
+        Path("/usr/share/fonts/opentype/noto") / name
+        for name in (
+            "NotoSansCJK-Regular.ttc",
+            "NotoSansCJK-Bold.ttc",
+            "NotoSerifCJK-Regular.ttc",
+            "NotoSerifCJK-Bold.ttc",
+        )
+    ),
+}
+# What each package adds, for the one-line hint when a document needs it and it is absent.
+SYSTEM_FONT_SCRIPTS = {
+    "fonts-noto-cjk": "Chinese, Japanese and Korean",
+}
+
+# Fallback chains: after a face, the faces that draw what it lacks, in order. Han
+# characters take their Simplified Chinese shapes (a name cannot tell us its language).
+_CJK_SANS = ["Noto Sans CJK SC", "Noto Emoji"]
+_CJK_SERIF = ["Noto Serif CJK SC", "Noto Sans CJK SC", "Noto Emoji"]
+_SANS = ["Noto Sans Arabic", "Noto Sans Hebrew", "Noto Sans Devanagari", "Noto Sans Thai"]
+FALLBACKS: dict[str, list[str]] = {
+    "Charis SIL": ["Noto Serif", "Noto Naskh Arabic", *_SANS[1:], *_CJK_SERIF],
+    "Lato": ["Noto Serif", *_SANS, *_CJK_SANS],
+    # Display titles: Lato Black draws the Greek that Bebas Neue lacks, at the same weight.
+    "Bebas Neue": ["Lato Black", "Noto Serif", *_SANS, *_CJK_SANS],
+}
+FALLBACKS["serif"] = ["Charis SIL", *FALLBACKS["Charis SIL"]]
+FALLBACKS["sans-serif"] = ["Lato", *FALLBACKS["Lato"]]
+FALLBACKS["monospace"] = FALLBACKS["sans-serif"]
+
+
+def system_fonts() -> Iterator[tuple[str, Path]]:
+    """(Debian package, file) for every fixed-path face that is installed here."""
+    for package, paths in SYSTEM_FONTS.items():
+        for path in paths:
+            if path.is_file():
+                yield package, path
+
+
+def missing_font_packages() -> list[str]:
+    """Debian packages whose faces we would use but which are not installed."""
+    present = {package for package, _ in system_fonts()}
+    return [package for package in SYSTEM_FONTS if package not in present]
+
+
+def _config(fonts: Path, cache: Path) -> str:
+    lines = [
+        '<?xml version="1.0"?>',
+        '<!DOCTYPE fontconfig SYSTEM "fonts.dtd">',
+        "<fontconfig>",
+        f"  <dir>{escape(str(fonts))}</dir>",
+    ]
+    system = [path for _, path in system_fonts()]
+    # A folder of Debian's holds many more faces than we use: list the folder, then refuse
+    # every file in it but the ones we named.
+    for folder in sorted({path.parent for path in system}):
+        lines.append(f"  <dir>{escape(str(folder))}</dir>")
+    if system:
+        lines.append("  <selectfont>")
+        lines += [
+            f"    <rejectfont><glob>{escape(str(folder))}/*</glob></rejectfont>"
+            for folder in sorted({path.parent for path in system})
+        ]
+        lines += [
+            f"    <acceptfont><glob>{escape(str(path))}</glob></acceptfont>" for path in system
+        ]
+        lines.append("  </selectfont>")
+    lines.append(f"  <cachedir>{escape(str(cache))}</cachedir>")
+    for family, chain in FALLBACKS.items():
+        binding = "same" if family in {"serif", "sans-serif", "monospace"} else "weak"
+        accept = "".join(f"<family>{escape(name)}</family>" for name in chain)
+        lines.append(
+            f'  <alias binding="{binding}"><family>{escape(family)}</family>'
+            f"<{'prefer' if binding == 'same' else 'accept'}>{accept}"
+            f"</{'prefer' if binding == 'same' else 'accept'}></alias>"
+        )
+    lines.append("</fontconfig>")
+    return "\n".join(lines) + "\n"
 
 
 def confine_fonts() -> Path:
@@ -43,7 +122,7 @@ def confine_fonts() -> Path:
     cache.mkdir(parents=True, exist_ok=True, mode=0o700)
     base = cache / f"fontconfig-{key}"
     config = base / "fonts.conf"
-    text = _CONFIG.format(fonts=escape(str(fonts)), cache=escape(str(base / "cache")))
+    text = _config(fonts, base / "cache")
     if config.is_symlink() or not config.is_file() or config.read_text(encoding="utf-8") != text:
         write_file(config, text.encode("utf-8"), cache)
     os.environ["FONTCONFIG_FILE"] = str(config)

@@ -8,28 +8,71 @@ the distance. Text past the paper's printable area is reported for every documen
 
 from __future__ import annotations
 
+import unicodedata
 from functools import cache
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 from ..resources import fonts_dir
+from .fonts import system_fonts
 
 PX_PER_MM = 96 / 25.4
 TOLERANCE_MM = 0.3  # sub-pixel rounding and glyph overshoot are not overflow
 SAFE_EDGE_MM = 3.0  # text this close to (or past) the paper edge is clipped by printers
 
 
+def _codepoints(path: Path) -> set[int]:
+    from fontTools.ttLib import TTCollection, TTFont
+
+    if path.suffix.lower() == ".ttc":
+        collection = TTCollection(str(path), lazy=True)
+        points = {c for font in collection.fonts for c in (font.getBestCmap() or {})}
+        collection.close()
+        return points
+    font = TTFont(str(path), lazy=True)
+    points = set(font.getBestCmap() or {})
+    font.close()
+    return points
+
+
 @cache
 def bundled_codepoints() -> frozenset[int]:
-    from fontTools.ttLib import TTFont
-
+    """Every character some face we render with can draw: the bundled ones, and the Debian
+    faces at fixed paths that are installed on this machine."""
     points: set[int] = set()
     for path in sorted(fonts_dir().glob("*")):
         if path.suffix.lower() in {".ttf", ".otf"}:
-            font = TTFont(str(path), lazy=True)
-            points.update(font.getBestCmap() or {})
-            font.close()
+            points |= _codepoints(path)
+    for _, path in system_fonts():
+        points |= _codepoints(path)
     return frozenset(points)
+
+
+# Scripts whose faces come from a Debian package (render/fonts.py): a character in these
+# ranges that nothing draws means that package is not installed.
+_PACKAGE_RANGES = {
+    "fonts-noto-cjk": [
+        (0x1100, 0x11FF),
+        (0x2E80, 0x2FDF),
+        (0x3000, 0x9FFF),
+        (0xA960, 0xA97F),
+        (0xAC00, 0xD7FF),
+        (0xF900, 0xFAFF),
+        (0xFE30, 0xFE4F),
+        (0xFF00, 0xFFEF),
+        (0x20000, 0x3FFFF),
+    ],
+}
+
+
+def font_package_for(char: str) -> str | None:
+    """The Debian font package whose faces would draw ``char``, if it is one of those."""
+    point = ord(char)
+    for package, ranges in _PACKAGE_RANGES.items():
+        if any(low <= point <= high for low, high in ranges):
+            return package
+    return None
 
 
 # Characters every build uses, all of which Charis SIL draws (a test holds us to that):
@@ -43,38 +86,73 @@ COMMON = frozenset(
 )
 
 
+# Elements that never have an end tag, so they open no entry of their own.
+_VOID = frozenset(
+    ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"]
+)
+
+
 class _Text(HTMLParser):
+    """The document's text, each piece with the entry (``data-lint-entry``) it belongs to."""
+
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.skip = 0
-        self.chunks: list[str] = []
+        self.entries: list[str | None] = []
+        self.chunks: list[tuple[str, str]] = []
 
     def handle_starttag(self, tag: str, attrs: Any) -> None:
         if tag in {"style", "script", "title"}:
             self.skip += 1
+        if tag not in _VOID:
+            self.entries.append(dict(attrs).get("data-lint-entry"))
+
+    def handle_startendtag(self, tag: str, attrs: Any) -> None:
+        pass  # <br/>: no text, no entry
 
     def handle_endtag(self, tag: str) -> None:
         if tag in {"style", "script", "title"} and self.skip:
             self.skip -= 1
+        if tag not in _VOID and self.entries:
+            self.entries.pop()
 
     def handle_data(self, data: str) -> None:
         if not self.skip:
-            self.chunks.append(data)
+            entry = next((e for e in reversed(self.entries) if e), "")
+            self.chunks.append((entry, data))
 
 
-def missing_glyphs(html: str) -> list[str]:
-    """Characters of the document's text that no bundled font has, in order of appearance."""
+def _selector(char: str) -> bool:
+    point = ord(char)
+    return 0xFE00 <= point <= 0xFE0F or 0xE0100 <= point <= 0xE01EF
+
+
+def missing_glyphs_by_entry(html: str) -> dict[str, list[str]]:
+    """Entry -> the characters of its text that no face we render with has, in order of
+    appearance; text outside any marked entry comes under ``""``."""
     if COMMON.issuperset(html):
-        return []
+        return {}
     parser = _Text()
     parser.feed(html)
     have = bundled_codepoints()
-    missing: list[str] = []
-    for char in "".join(parser.chunks):
-        drawable = char.isspace() or ord(char) < 32 or ord(char) in have
-        if not drawable and char not in missing:
-            missing.append(char)
-    return missing
+    missing: dict[str, list[str]] = {}
+    for entry, text in parser.chunks:
+        for char in text:
+            drawable = char.isspace() or ord(char) < 32 or ord(char) in have
+            # Variation selectors and joiners shape the character before them; alone they
+            # draw nothing, so no face needs a glyph for them.
+            drawable = drawable or unicodedata.category(char) == "Cf" or _selector(char)
+            if not drawable and char not in missing.setdefault(entry, []):
+                missing[entry].append(char)
+    return {entry: chars for entry, chars in missing.items() if chars}
+
+
+def missing_glyphs(html: str) -> list[str]:
+    """Characters of the document's text that no face has, in order of appearance."""
+    found: list[str] = []
+    for chars in missing_glyphs_by_entry(html).values():
+        found += [char for char in chars if char not in found]
+    return found
 
 
 def _line_boxes(box: Any) -> list[Any]:
