@@ -5,6 +5,8 @@
 * ``draw`` draws the year's events at random, reproducibly: ``random.Random(seed)`` samples
   the sorted event ids, so one seed gives the same events on every machine. With ``-o`` it
   writes a GM year sheet per event.
+* ``simulate`` plays a community through many years with the deck (``rules/simulate.py``)
+  and reports how its defenses spread, to tune the deck and to show a group what to expect.
 
 Where ``--community`` finds a community: an existing file or folder is read as a campaign
 and must hold exactly one community (or name one with ``--community NAME --campaign
@@ -19,13 +21,14 @@ import json
 import random
 import re
 from collections.abc import Sequence
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
 
 from ..definitions.campaign import Campaign, display_path, load_campaign
-from ..definitions.models import CommunityDef
+from ..definitions.models import CommunityDef, level_and_note
 from ..definitions.resilience_models import Event
 from ..documents.resilience_text import (
     FoundCommunity,
@@ -33,6 +36,8 @@ from ..documents.resilience_text import (
     event_text,
     project_report,
     project_text,
+    simulation_png,
+    simulation_text,
 )
 from ..problems import InputError, Problem
 from ..rules.abilities import closest
@@ -42,13 +47,16 @@ from .common import Paper, looks_like_campaign, write_output
 
 resilience_app = typer.Typer(
     name="resilience",
-    help="Resilience at the table: check a community project, draw the year's events.",
+    help="Resilience at the table: check a community project, draw the year's events,"
+    " simulate years of play.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
 )
 
 SEED_RANGE = 1_000_000  # seeds picked for the user stay short enough to read out
+MAX_YEARS = 100  # a campaign of a hundred years is already a saga
+MAX_RUNS = 100_000  # several minutes of play; more adds digits, not knowledge
 
 
 def _stop(lines: Sequence[str], code: int = 1) -> NoReturn:
@@ -367,4 +375,117 @@ def _write_year_sheets(
     typer.echo(f"wrote {output} ({pages} page{'s' if pages != 1 else ''})", err=True)
 
 
-__all__ = ["find_community", "parse_levels", "resilience_app"]
+# ------------------------------------------------------------------------------ simulate
+
+DEFAULT_START = {"economy": 10, "environment": 10, "equity": 10}  # the rules' average
+DEFAULT_PLAYERS = 4
+
+
+class PolicyName(StrEnum):
+    passive = "passive"
+    balanced = "balanced"
+    greedy = "greedy"
+
+
+def _party_levels(campaign: Campaign | None) -> dict[str, int] | None:
+    """The player characters' best level in each ability (None: no player characters)."""
+    if campaign is None:
+        return None
+    best: dict[str, int] = {}
+    for located in campaign.characters:
+        character = located.definition
+        if not character.player:
+            continue
+        for ability, value in character.abilities.items():
+            level, _ = level_and_note(value)
+            best[ability] = max(best.get(ability, 0), level)
+    return best or None
+
+
+@resilience_app.command()
+def simulate(
+    campaign: Annotated[
+        Path | None,
+        typer.Argument(
+            help="Campaign whose events, community and player characters to play"
+            " (default: this folder if it holds a campaign, else the built-in deck from"
+            " 10/10/10 with 4 players).",
+            show_default=False,
+        ),
+    ] = None,
+    years: Annotated[int, typer.Option("--years", "-y", help="Years each run plays.")] = 10,
+    runs: Annotated[int, typer.Option("--runs", "-n", help="Communities played.")] = 1000,
+    seed: Annotated[
+        str, typer.Option("--seed", help="Same seed, same numbers (a number or any word).")
+    ] = "1",
+    policy: Annotated[
+        PolicyName,
+        typer.Option(
+            "--policy",
+            help="How the players play: passive (no projects), balanced (shore up the"
+            " weakest defense), greedy (economy first).",
+            case_sensitive=False,
+        ),
+    ] = PolicyName.balanced,
+    png: Annotated[
+        Path | None,
+        typer.Option(
+            "--png", help="Also draw the three E's by year to this PNG file.", show_default=False
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Play a community through the years many times, to see what the deck does.
+
+    Each year follows the rules' order: event, challenge, decision, attack, projects,
+    evaluation. Reports each defense's spread by year, the chance that any falls below
+    the creation minimum of 5, and each event's expected damage.
+
+    Example: scratchpress resilience simulate --years 10 --runs 2000 --policy greedy
+    """
+    from ..content.loader import resilience_content
+    from ..documents.community import current_defenses
+    from ..rules.simulate import simulate as play
+
+    errors = []
+    if years < 1 or years > MAX_YEARS:
+        errors.append(f"--years must be 1 to {MAX_YEARS}, not {years}")
+    if runs < 1 or runs > MAX_RUNS:
+        errors.append(f"--runs must be 1 to {MAX_RUNS}, not {runs}")
+    if png is not None and png.is_dir():
+        errors.append(f"--png {png}: is a folder; give a file name such as year.png")
+    if errors:
+        _stop(errors, 2)
+    if campaign is None and looks_like_campaign(Path.cwd()):
+        campaign = Path(".")
+    loaded = _load([campaign]) if campaign is not None else None
+    try:
+        events = resilience_content(loaded).events
+    except InputError as err:
+        _problems(err.problems)
+    community = _campaign_community(loaded)
+    start = current_defenses(community) if community is not None else dict(DEFAULT_START)
+    players = (community.players if community is not None else None) or DEFAULT_PLAYERS
+    try:
+        result = play(
+            events,
+            start,
+            players,
+            years,
+            runs,
+            seed_value(seed),
+            policy.value,
+            _party_levels(loaded),
+        )
+    except ValueError as err:
+        _stop([str(err)], 2)
+    if as_json:
+        typer.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+    else:
+        typer.echo(simulation_text(result, community.name if community else None))
+    if png is not None:
+        write_output(png, simulation_png(result))
+        typer.echo(f"wrote {png}", err=True)
+
+
+__all__ = ["find_community", "parse_levels", "resilience_app", "simulate"]

@@ -1,12 +1,14 @@
-"""Resilience table aids as terminal text and JSON: a project's check and a drawn event.
+"""Resilience table aids as terminal text and JSON: a project's check, a drawn event, a
+simulation of many years.
 
-What ``scratchpress resilience project`` and ``draw`` print. The numbers come from
+What ``scratchpress resilience project``, ``draw`` and ``simulate`` print. The numbers come from
 ``rules.community``; this module only words and lays them out (or lists them for
 ``--json``).
 """
 
 from __future__ import annotations
 
+import math
 import textwrap
 from dataclasses import dataclass
 from typing import Any
@@ -14,6 +16,7 @@ from typing import Any
 from ..definitions.models import CommunityDef
 from ..definitions.resilience_models import Event
 from ..rules.community import DEFENSES, ProjectPlan
+from ..rules.simulate import Simulation, Spread
 
 WRAP = 88
 LABEL_WIDTH = 12
@@ -154,3 +157,119 @@ def event_text(year: int, event: Event, now: dict[str, int] | None = None) -> st
 
 def event_json(year: int, event: Event) -> dict[str, Any]:
     return {"year": year, **event.model_dump(mode="json")}
+
+
+# ------------------------------------------------------------------------------ simulate
+
+POLICY_WORDS = {
+    "passive": "a passive community (no projects)",
+    "balanced": "a well-played community (weakest defense first)",
+    "greedy": "a greedy community (economy first)",
+}
+EVENTS_SHOWN = 5  # hardest and mildest events the text report names
+
+
+def simulation_text(result: Simulation, community: str | None) -> str:
+    """The simulation as a GM reads it: the spread of each E every year, the risk, and
+    which events hurt most and least."""
+    start = _defense_line(dict(result.start))
+    who = f"{community} ({start})" if community else f"a community of {start}"
+    lines = [
+        f"{result.runs} runs of {result.years} years: {who}, {result.players} players, "
+        f"played as {POLICY_WORDS[result.policy]}; seed {result.seed}",
+        "",
+        "year  " + "".join(f"{d:<20}" for d in DEFENSES),
+    ]
+    for year in result.by_year:
+        cells = [
+            f"{s.mean:5.1f} ({s.p10:.0f}-{s.p90:.0f})".ljust(20)
+            for s in (year.defenses[d] for d in DEFENSES)
+        ]
+        lines.append(f"{year.year:>4}  " + "".join(cells).rstrip())
+    lines += [
+        "      mean (10th-90th percentile) at the end of each year",
+        "",
+        f"any defense below 5 (the creation minimum) at some year end: "
+        f"{result.p_any_below_minimum:.1%} of runs; any at 0: {result.p_any_zero:.1%}",
+    ]
+    drawn = [e for e in result.events if e.drawn]
+    ranked = sorted(drawn, key=lambda e: (-e.expected_damage, e.id))
+    if ranked:
+        lines += ["", "hardest events (levels lost, all three E's, when drawn):"]
+        lines += [f"  {e.expected_damage:+5.2f}  {e.title}" for e in ranked[:EVENTS_SHOWN]]
+        lines += ["mildest events (negative: the community gains):"]
+        lines += [f"  {e.expected_damage:+5.2f}  {e.title}" for e in ranked[-EVENTS_SHOWN:]]
+    return "\n".join(lines)
+
+
+PNG_SIZE = (1200, 700)
+LABEL_GAP_PX = 24
+_COLOURS = {"economy": (176, 58, 46), "environment": (46, 125, 50), "equity": (40, 84, 160)}
+
+
+def simulation_png(result: Simulation) -> bytes:
+    """A chart of each E by year: the mean as a line, the 10th-90th percentile as a band."""
+    import io
+
+    from PIL import Image, ImageDraw, ImageFont
+
+    from ..resources import fonts_dir
+
+    width, height = PNG_SIZE
+    left, right, top, bottom = 90, 200, 70, 70
+    image = Image.new("RGB", PNG_SIZE, "white")
+    draw = ImageDraw.Draw(image, "RGBA")
+    label = ImageFont.truetype(str(fonts_dir() / "Lato-Regular.ttf"), 20)
+    title = ImageFont.truetype(str(fonts_dir() / "Lato-Bold.ttf"), 26)
+    highest = max([s.p90 for y in result.by_year for s in y.defenses.values()] + [15.0])
+    top_value = 5 * (int(highest) // 5 + 1)
+    # Year 0 is where every run starts: the community as founded (or as it stands now).
+    years = [0] + [y.year for y in result.by_year]
+    series = {
+        d: [Spread(result.start[d], result.start[d], result.start[d])]
+        + [yr.defenses[d] for yr in result.by_year]
+        for d in DEFENSES
+    }
+    span = max(1, years[-1])
+
+    def x(year: float) -> float:
+        return left + year / span * (width - left - right)
+
+    def y(value: float) -> float:
+        return height - bottom - value / top_value * (height - top - bottom)
+
+    for value in range(0, top_value + 1, 5):
+        draw.line([(left, y(value)), (width - right, y(value))], fill=(225, 225, 225), width=1)
+        draw.text((left - 12, y(value)), str(value), font=label, fill="black", anchor="rm")
+    minimum = y(5)
+    draw.line([(left, minimum), (width - right, minimum)], fill=(120, 120, 120), width=2)
+    step = max(1, len(years) // 10)
+    for year in years[::step]:
+        draw.text((x(year), height - bottom + 12), str(year), font=label, fill="black", anchor="mt")
+    draw.text((width / 2, height - 24), "year", font=label, fill="black", anchor="mm")
+    ends: list[tuple[float, str, tuple[int, int, int]]] = []
+    for defense, colour in _COLOURS.items():
+        spreads = series[defense]
+        band = [(x(yr), y(s.p90)) for yr, s in zip(years, spreads, strict=True)]
+        band += [(x(yr), y(s.p10)) for yr, s in reversed(list(zip(years, spreads, strict=True)))]
+        draw.polygon(band, fill=(*colour, 40))
+        draw.line(
+            [(x(yr), y(s.mean)) for yr, s in zip(years, spreads, strict=True)], fill=colour, width=4
+        )
+        ends.append((y(spreads[-1].mean), defense, colour))
+    ends.append((minimum, "creation minimum", (90, 90, 90)))
+    # End labels never overlap: each sits at least a line below the one above it.
+    placed = -math.inf
+    for at, text, colour in sorted(ends):
+        at = max(at, placed + LABEL_GAP_PX)
+        draw.text((width - right + 10, at), text, font=label, fill=colour, anchor="lm")
+        placed = at
+    draw.text(
+        (left, 24),
+        f"{POLICY_WORDS[result.policy].capitalize()}: {result.runs} runs, seed {result.seed}",
+        font=title,
+        fill="black",
+    )
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()

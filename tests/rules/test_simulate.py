@@ -1,0 +1,235 @@
+"""The year simulator: it plays what the cards say, in the rules' order, reproducibly."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from scratchpress.cli.app import app
+from scratchpress.content.loader import resilience_content
+from scratchpress.rules.community import plan_project
+from scratchpress.rules.effects import Gamble, parse_effect, parse_temporary, project_modifier
+from scratchpress.rules.simulate import chance, resolve_project, simulate
+
+START = {"economy": 10, "environment": 10, "equity": 10}
+DECK = resilience_content(None).events
+runner = CliRunner()
+
+
+# ------------------------------------------------------------------------------------------
+# Reading the cards
+
+
+def test_a_challenge_outcome_reads_as_its_effect_after_the_story() -> None:
+    effect = parse_effect("Both stokers pull through and teach the repair crew: attack bonus -2.")
+    assert (effect.attack_bonus, effect.damage, dict(effect.now)) == (-2, 0, {})
+    both = parse_effect("-1 equity now; damage -1.")
+    assert (dict(both.now), both.damage) == ({"equity": -1}, -1)
+
+
+def test_a_choice_that_cancels_the_attack() -> None:
+    effect = parse_effect("-1 environment now (fish and irrigation lost); the attack fails automatically.")
+    assert effect.attack_fails and dict(effect.now) == {"environment": -1}
+
+
+def test_gambles_read_both_branches() -> None:
+    high_low = parse_effect("Roll d20: on 1-10, -1 economy now; on 11-20, -1 equity now.")
+    assert high_low.gamble == Gamble(11, parse_effect("-1 equity now"), parse_effect("-1 economy now"))
+    ability = parse_effect("A PC rolls command (12): success, attack bonus -2; failure, attack bonus +1.")
+    assert ability.gamble is not None
+    assert (ability.gamble.ability, ability.gamble.target) == ("command", 12)
+    assert (ability.gamble.won.attack_bonus, ability.gamble.lost.attack_bonus) == (-2, 1)
+
+
+def test_words_that_act_in_the_encounter_are_kept_apart() -> None:
+    effect = parse_effect("Attack bonus -2; a cheated debtor joins the encounter's opponents.")
+    assert effect.attack_bonus == -2
+    assert effect.table_only == ("a cheated debtor joins the encounter's opponents",)
+
+
+def test_the_temporary_modifier_changes_the_projects_it_names() -> None:
+    market = parse_temporary(
+        "No market this year: projects that develop economy roll at -2; projects that develop"
+        " equity roll at +1."
+    )
+    assert project_modifier(market, {"economy": 3}, {}) == -2
+    assert project_modifier(market, {"equity": 2}, {"economy": 1}) == 1
+    assert project_modifier(market, {"environment": 2}, {}) == 0
+    boil = parse_temporary(
+        "Boil everything: projects that develop environment roll at +1; every other project at"
+        " -1 (fuel goes to boiling)."
+    )
+    assert project_modifier(boil, {"environment": 1}, {}) == 1
+    assert project_modifier(boil, {"economy": 1}, {}) == -1
+
+
+def test_every_card_of_the_deck_reads_without_a_gap() -> None:
+    # Every clause of every outcome and choice is either an effect on the community or
+    # something that happens in the encounter; none may silently read as nothing.
+    for event in DECK:
+        for text in [event.challenge.success, event.challenge.failure] + [
+            c.consequence for c in event.decision.choices
+        ]:
+            effect = parse_effect(text)
+            for clause in effect.table_only:
+                table = ("encounter", "enemies", "project")
+                assert any(word in clause for word in table), (event.id, clause)
+
+
+# ------------------------------------------------------------------------------------------
+# The rules' worked example
+
+
+def test_the_worked_example_year_nets_what_the_book_says() -> None:
+    # Four players, large projects. Cynthia +5 economy -4 environment (difficulty -3,
+    # automatic); David +5 environment (17; rolls 14, fails); Adam +2 environment +1
+    # economy -1 equity (8; rolls 8, succeeds); Brian +4 equity -2 economy -1 environment
+    # (0, automatic). The evaluation gives +1 equity and +1 environment. The year nets
+    # economy +4, environment -2, equity +4.
+    state = {"economy": 12, "environment": 12, "equity": 12}
+    year = [
+        (plan_project(4, {"economy": 5}, {"environment": 4}), None, -3),
+        (plan_project(4, {"environment": 5}, {}), 14, 17),
+        (plan_project(4, {"environment": 2, "economy": 1}, {"equity": 1}), 8, 8),
+        (plan_project(4, {"equity": 4}, {"economy": 2, "environment": 1}), None, 0),
+    ]
+    for plan, roll, difficulty in year:
+        assert plan.difficulty == difficulty
+        assert plan.automatic == (roll is None)
+        state = resolve_project(state, plan, roll)
+    state = {d: v + {"equity": 1, "environment": 1}.get(d, 0) for d, v in state.items()}
+    assert state == {"economy": 16, "environment": 10, "equity": 16}
+
+
+# ------------------------------------------------------------------------------------------
+# Whole runs
+
+
+def test_the_same_seed_gives_the_same_numbers() -> None:
+    one = simulate(DECK, START, 4, 5, 60, "weir")
+    two = simulate(DECK, START, 4, 5, 60, "weir")
+    other = simulate(DECK, START, 4, 5, 60, "dam")
+    assert one.to_json() == two.to_json()
+    assert one.to_json()["by_year"] != other.to_json()["by_year"]
+
+
+def _total(result: object, year: int) -> float:
+    by_year = result.to_json()["by_year"]  # type: ignore[attr-defined]
+    return sum(by_year[year - 1][d]["mean"] for d in START)
+
+
+def test_the_policies_differ_in_the_expected_direction() -> None:
+    passive = simulate(DECK, START, 4, 10, 200, 3, "passive")
+    balanced = simulate(DECK, START, 4, 10, 200, 3, "balanced")
+    greedy = simulate(DECK, START, 4, 10, 200, 3, "greedy")
+    assert _total(passive, 10) < sum(START.values()) < _total(balanced, 10)
+    assert passive.p_any_below_minimum > balanced.p_any_below_minimum
+    assert greedy.p_any_zero > balanced.p_any_zero
+    # Greedy buys economy with the other two: ahead in the first year, failed soon after.
+    first_year_economy = greedy.by_year[0].defenses["economy"].mean
+    assert first_year_economy > balanced.by_year[0].defenses["economy"].mean
+
+
+@dataclass(frozen=True)
+class _Challenge:
+    ability: str = "command"
+    difficulty: int = 10
+    success: str = "It goes well: no cost."
+    failure: str = "It goes badly: no cost."
+
+
+@dataclass(frozen=True)
+class _Choice:
+    consequence: str
+
+
+@dataclass(frozen=True)
+class _Decision:
+    choices: tuple[_Choice, ...]
+
+
+@dataclass(frozen=True)
+class _Card:
+    id: str
+    title: str
+    attacks: str = "economy"
+    attack_bonus: int = 5
+    damage: int = 2
+    temporary: str = "Nothing changes for projects."
+    challenge: _Challenge = field(default_factory=_Challenge)
+    decision: _Decision = field(default_factory=lambda: _Decision((_Choice("No cost."),)))
+
+
+def test_an_events_expected_damage_is_its_chance_to_hit_times_its_damage() -> None:
+    # d20 + 5 against economy 10 hits on 5 or more: 16 in 20; it takes 2 levels.
+    assert chance(10, 5) == 0.8
+    result = simulate([_Card("storm", "Storm")], START, 4, 1, 4000, 11, "passive")
+    assert result.events[0].expected_damage == pytest.approx(1.6, abs=0.06)
+
+
+def test_a_windfall_has_negative_expected_damage() -> None:
+    windfall = _Card(
+        "trade-fair",
+        "Trade Fair",
+        decision=_Decision((_Choice("+2 economy now; the attack fails automatically."),)),
+    )
+    result = simulate([windfall], START, 4, 1, 50, 1, "passive")
+    assert result.events[0].expected_damage == -2
+
+
+def test_a_failed_community_ends_its_game() -> None:
+    greedy = simulate(DECK, START, 4, 6, 40, 5, "greedy")
+    assert greedy.p_any_zero == 1.0
+    by_year = greedy.to_json()["by_year"]
+    assert by_year[-1] == {**by_year[-1], "year": 6}  # the years after are still reported
+
+
+# ------------------------------------------------------------------------------------------
+# The command
+
+
+def test_simulate_prints_reproducible_json(tmp_path: Path) -> None:
+    args = ["resilience", "simulate", "--years", "3", "--runs", "40", "--seed", "7", "--json"]
+    first = runner.invoke(app, args)
+    again = runner.invoke(app, args)
+    assert first.exit_code == 0, first.output
+    assert first.stdout == again.stdout
+    data = json.loads(first.stdout)
+    assert {"years", "runs", "policy", "seed", "by_year", "p_any_below_minimum", "events"} <= set(
+        data
+    )
+    assert (data["years"], data["runs"], data["policy"], data["seed"]) == (3, 40, "balanced", 7)
+    assert [y["year"] for y in data["by_year"]] == [1, 2, 3]
+    assert set(data["by_year"][0]["economy"]) == {"mean", "p10", "p90"}
+    assert {e["id"] for e in data["events"]} == {e.id for e in DECK}
+
+
+def test_simulate_draws_a_png(tmp_path: Path) -> None:
+    png = tmp_path / "years.png"
+    result = runner.invoke(
+        app, ["resilience", "simulate", "--years", "4", "--runs", "30", "--png", str(png)]
+    )
+    assert result.exit_code == 0, result.output
+    assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    from PIL import Image
+
+    with Image.open(png) as image:
+        assert image.size == (1200, 700)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--years", "0"], "--years must be 1 to 100, not 0"),
+        (["--runs", "0"], "--runs must be 1 to 100000, not 0"),
+    ],
+)
+def test_simulate_refuses_bad_counts(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["resilience", "simulate", *args])
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
