@@ -107,8 +107,8 @@ def career_problems(
         problems.append(
             _career_problem(
                 f'career "{career.name}" is also {first.name}\'s'
-                f" (player {first.definition.player}); each PC should have a different"
-                " career so their interests sometimes conflict",
+                f" (player {first.definition.player}); give every player's character a"
+                " career of their own, so that their interests clash at the council",
                 located,
             )
         )

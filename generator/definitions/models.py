@@ -177,13 +177,13 @@ class CommunityDef(Model):
         default=None, description="How many players share it; sets the size of each one's projects."
     )
     economy: DefenseLevel | DefenseEntry = Field(
-        description="Defense against emergencies, breakdowns, sabotage and bankruptcy."
+        description="Holds off emergencies, breakdowns, sabotage, bankruptcy."
     )
     environment: DefenseLevel | DefenseEntry = Field(
-        description="Defense against attrition, biological hazards and sieges."
+        description="Holds off sieges, attrition and biological hazards."
     )
     equity: DefenseLevel | DefenseEntry = Field(
-        description="Defense against demoralization, propaganda and psy-ops."
+        description="Holds off propaganda, psy-ops and demoralization."
     )
     projects: list[ProjectLog] = Field(
         default=[], description="Projects logged, for the worksheet."

@@ -70,24 +70,25 @@ Ability = Literal[
 
 CombatRole = Literal["attack", "defense", "support", "strategy"]
 
+# In alphabetical order: an index of themes to pick from.
 ProjectTheme = Literal[
-    "salvage",
-    "low tech",
-    "old tech",
-    "human power",
-    "steam power",
     "aerial rope transport",
-    "DIY",
-    "industrialization",
-    "cooperation",
     "agriculture",
-    "water",
+    "cooperation",
+    "culture",
+    "defense",
+    "DIY",
+    "education",
     "energy",
     "health",
-    "education",
+    "human power",
+    "industrialization",
+    "low tech",
+    "old tech",
+    "salvage",
+    "steam power",
     "trade",
-    "defense",
-    "culture",
+    "water",
 ]
 
 AbilityCategory = Literal["attack", "defense", "support", "other"]

@@ -91,7 +91,7 @@ def character_actions(levels: Levels, rules: Ruleset) -> tuple[Action, ...]:
                     strength,
                     "1",
                     "2",
-                    "a hold that hurts: 1 damage if you are healthy and not delayed; "
+                    "a hold that hurts: 1 damage, only while healthy and not delayed; "
                     "target delayed to the end of its next turn",
                 )
             )
@@ -285,8 +285,8 @@ def character_actions(levels: Levels, rules: Ruleset) -> tuple[Action, ...]:
             "",
             "",
             "",
-            f"add a movement level (best {movement}) to agility and strength until your"
-            " next turn or until held"
+            f"agility and strength each gain a movement level (best {movement}) till your"
+            " next turn or till you are held"
             if movement
             else "no movement ability: agility and strength stay as they are",
         )
@@ -302,7 +302,7 @@ def character_actions(levels: Levels, rules: Ruleset) -> tuple[Action, ...]:
             "",
             "",
             "",
-            "leave the encounter if you evaded on your last turn",
+            "leave the encounter, straight after a turn spent evading",
         )
     )
     actions.append(

@@ -30,7 +30,7 @@ WEAPON_AUTO_DAMAGE = 6
 AUTO_DEFENSE_SOURCES = ("stalking", "autopilot", "targeting", "countermeasures")
 
 WEAPON_REACH = {
-    "guns": "one vehicle or character in the same group",
+    "guns": "one vehicle or character of its own group",
     "missiles": "one vehicle in this or another group",
     "bombs": "every vehicle in one group",
     "countermeasures": "every enemy vehicle in the same group; each hit is delayed",

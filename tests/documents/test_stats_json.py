@@ -137,7 +137,7 @@ def test_vehicle_crew_and_weapons(runs: dict[str, Any]) -> None:
             "damage": 5,
             "auto_damage": 6,
             "gunner": "Bramble Oyelaran",
-            "reach": "one vehicle or character in the same group",
+            "reach": "one vehicle or character of its own group",
         },
         {
             "name": "missiles",
