@@ -414,7 +414,7 @@ def simulate(
         ),
     ] = None,
     years: Annotated[int, typer.Option("--years", "-y", help="Years each run plays.")] = 10,
-    runs: Annotated[int, typer.Option("--runs", "-n", help="Communities played.")] = 1000,
+    runs: Annotated[int, typer.Option("--runs", help="Communities played.")] = 1000,
     seed: Annotated[
         str, typer.Option("--seed", help="Same seed, same numbers (a number or any word).")
     ] = "1",
