@@ -15,7 +15,9 @@ from .rulesets import Ruleset
 @dataclass(frozen=True)
 class Action:
     name: str
-    timing: str  # "regular", "bonus" or "unrepeatable" (once per encounter per target)
+    # "regular", "bonus", "unrepeatable" (once per encounter per target) or, in the older
+    # texts, "once per battle"
+    timing: str
     range: str  # "close", "long" or "" when the action is not an attack
     attack: str  # "normal", "psychic", "force" or "" when it is not an attack
     roll: str  # what is added to the d20, e.g. "wrestling 2"; "" for a bare d20 roll
@@ -27,7 +29,8 @@ class Action:
 
     @property
     def unrepeatable(self) -> bool:
-        return self.timing == "unrepeatable"
+        """Limited uses, ticked off on the sheet and cards (per target, or per battle)."""
+        return self.timing in {"unrepeatable", "once per battle"}
 
 
 def _roll(levels: Levels, *abilities: str) -> tuple[str, int]:
@@ -41,6 +44,10 @@ def character_actions(levels: Levels, rules: Ruleset) -> tuple[Action, ...]:
     strength = rules.target("strength")
     intelligence = rules.target("intelligence")
     delays = rules.attacker_delays
+    older = rules.older_actions
+    # The older texts: once per battle, and the target is frightened rather than panicked.
+    limited = "once per battle" if older else "unrepeatable"
+    upset = "frightened" if older else "panicked"
     actions: list[Action] = []
 
     # Basic attack adds fighting or wrestling; knockout only when neither is had.
@@ -193,7 +200,7 @@ def character_actions(levels: Levels, rules: Ruleset) -> tuple[Action, ...]:
     actions.append(
         Action(
             "Distract",
-            "unrepeatable",
+            limited,
             "close",
             "psychic",
             movement_roll,
@@ -209,7 +216,7 @@ def character_actions(levels: Levels, rules: Ruleset) -> tuple[Action, ...]:
         actions.append(
             Action(
                 "Surprise",
-                "unrepeatable",
+                limited,
                 "long",
                 "psychic",
                 roll,
@@ -217,7 +224,7 @@ def character_actions(levels: Levels, rules: Ruleset) -> tuple[Action, ...]:
                 intelligence,
                 "",
                 "",
-                "target panicked to the end of its next turn: it may only evade or escape",
+                f"target {upset} to the end of its next turn: it may only evade or escape",
             )
         )
     if level(levels, "command"):
@@ -232,7 +239,7 @@ def character_actions(levels: Levels, rules: Ruleset) -> tuple[Action, ...]:
         actions.append(
             Action(
                 "Intimidate",
-                "unrepeatable",
+                limited,
                 "long",
                 "psychic",
                 roll,
@@ -240,7 +247,7 @@ def character_actions(levels: Levels, rules: Ruleset) -> tuple[Action, ...]:
                 target,
                 "",
                 "",
-                "target panicked to the end of its next turn",
+                f"target {upset} to the end of its next turn",
             )
         )
     if level(levels, "healing"):
@@ -285,10 +292,7 @@ def character_actions(levels: Levels, rules: Ruleset) -> tuple[Action, ...]:
             "",
             "",
             "",
-            f"agility and strength each gain a movement level (best {movement}) till your"
-            " next turn or till you are held"
-            if movement
-            else "no movement ability: agility and strength stay as they are",
+            _evade_effect(rules, movement),
         )
     )
     actions.append(
@@ -302,7 +306,8 @@ def character_actions(levels: Levels, rules: Ruleset) -> tuple[Action, ...]:
             "",
             "",
             "",
-            "leave the encounter, straight after a turn spent evading",
+            "leave the encounter, straight after a turn spent evading"
+            + (", if nothing has held or hit you since" if older else ""),
         )
     )
     actions.append(
@@ -316,7 +321,7 @@ def character_actions(levels: Levels, rules: Ruleset) -> tuple[Action, ...]:
             "",
             "",
             "",
-            "before a close attack: +2 to close attack rolls this turn, -2 agility until"
+            f"before a close attack: +2 to close attack rolls this turn, -2 {agility} until"
             " your next turn",
         )
     )
@@ -331,8 +336,41 @@ def character_actions(levels: Levels, rules: Ruleset) -> tuple[Action, ...]:
             "",
             "",
             "",
-            "behind real cover: +2 agility, -2 to all your rolls; no evading, close attacks,"
-            " distract, surprise or intimidate",
+            f"before a long-range attack: -2 to that roll, +2 {agility} till your next turn"
+            if older
+            else f"behind real cover: +2 {agility}, -2 to all your rolls; no evading, close"
+            " attacks, distract, surprise or intimidate",
         )
     )
+    if older:
+        catch_roll, catch_bonus = _roll(levels, "detection", "acrobatics", "quickness", "flying")
+        actions.append(
+            Action(
+                "Catch",
+                "regular",
+                "close",
+                "",
+                catch_roll,
+                catch_bonus,
+                "10 + the level the evader added",
+                "",
+                "",
+                f"an evading target loses its evade bonus to {agility}",
+            )
+        )
     return tuple(actions)
+
+
+def _evade_effect(rules: Ruleset, movement: int) -> str:
+    """Evade's bonus: to agility and strength till the next turn or a hold (current), to
+    agility alone in the older texts (I-17), to the one defense of the classic era."""
+    if rules.defense is not None:
+        raises, stays = "defense gains", "defense stays as it is"
+    elif rules.older_actions:
+        raises, stays = "agility gains", "agility stays as it is"
+    else:
+        raises, stays = "agility and strength each gain", "agility and strength stay as they are"
+    if not movement:
+        return f"no movement ability: {stays}"
+    held = "" if rules.older_actions else " or till you are held"
+    return f"{raises} a movement level (best {movement}) till your next turn{held}"

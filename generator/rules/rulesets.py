@@ -123,6 +123,15 @@ class Ruleset:
     # injured shooters and blasters do not delay themselves.
     wrestling_hold_damages: bool
     attacker_delays: bool
+    # The older texts' wording of the actions (RULES.md §5.2, §5.3, I-17, I-19): psychic
+    # attacks once per battle with a frightened target, evade adding to agility only,
+    # escape only if nothing held or hit you, the old take cover and the catch.
+    older_actions: bool = False
+
+    @property
+    def psychic_limit(self) -> str:
+        """How often distract, surprise and intimidate may be used, in the era's words."""
+        return "once per battle" if self.older_actions else "once per target"
 
     @property
     def computes(self) -> frozenset[str]:
@@ -164,6 +173,7 @@ EARLY = Ruleset(
     individual_initiative=True,
     wrestling_hold_damages=False,
     attacker_delays=False,
+    older_actions=True,
 )
 
 CLASSIC = Ruleset(
@@ -178,6 +188,7 @@ CLASSIC = Ruleset(
     individual_initiative=True,
     wrestling_hold_damages=False,
     attacker_delays=False,
+    older_actions=True,
 )
 
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (CURRENT, EARLY, CLASSIC)}
