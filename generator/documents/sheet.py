@@ -11,6 +11,12 @@ looks anything up; it only lays out strings and flags.
 The front must stay one page whatever the campaign holds, so this module also estimates how
 tall the variable parts will be and picks the roomiest layout that fits (``_fit``): a type
 scale, one or two ability columns and, only as a last resort, shortened ability notes.
+
+Nothing a player wrote is lost to that fit: whatever the front or the back had to shorten
+(ability notes, descriptions, a minion's notes) is printed whole on a continuation page,
+"Notes, continued", after the sheet. What is shortened with nowhere else to go (a player's
+or a group's name too long for its line) is reported as a layout warning, which
+``build --strict`` turns into a failure.
 """
 
 from __future__ import annotations
@@ -21,13 +27,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import ImageFont
-
+from ..content.loader import merged_entries
 from ..definitions.campaign import Campaign, gets_sheet
-from ..problems import InputError, Problem
+from ..problems import InputError, Problem, quoted
+from ..render import measure
 from ..render.images import ImageProblem
 from ..render.names import unique_stems
-from ..resources import fonts_dir
 from ..rules import AbilityLine, CharacterStats
 from ..rules.abilities import CHARACTER_CATEGORIES, category_of, display
 from ..rules.actions import Action
@@ -82,6 +87,10 @@ UNREPEATABLE_TICKS = 3
 MAX_PIPS = 24
 # Write-in lines on a blank minion frame (abilities); each line is 7 mm apart.
 BLANK_ABILITY_LINES = 4
+# Resilience's year runs an event, an encounter, then character development: a character
+# who came through the encounter well may improve (RULES.md §14). The box is where the
+# player keeps that record.
+DEVELOPMENT_NOTE = "year by year: what improved"
 
 
 def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> list[Document]:
@@ -90,12 +99,19 @@ def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> 
     stems = unique_stems([b.name for b in characters], prefix="sheet-")
     result = []
     problems: list[Problem] = []
+    careers = _career_names(campaign)
     for block in characters:
         try:
-            context = sheet_context(block, computed, campaign, options)
+            context = sheet_context(block, computed, campaign, options, careers)
         except InputError as err:  # a bad portrait: report every one, then stop
             problems += err.problems
             continue
+        filename = f"{stems[block.name]}.pdf"
+        # The build reports these with the layout lint: `sheet-ann.pdf: entry "Ann": player:`.
+        context["layout_problems"] = [
+            Problem(message, filename, None, block.name, field, "warning")
+            for field, message in context["shortened"]
+        ]
         result.append(
             Document(
                 kind=KIND,
@@ -103,7 +119,8 @@ def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> 
                 stem=stems[block.name],
                 template=TEMPLATE,
                 context=context,
-                duplex=context["back"] is not None,
+                # The back and the continuation page print on the other side of the front.
+                duplex=context["back"] is not None or context["more"] is not None,
             )
         )
     if problems:
@@ -112,7 +129,11 @@ def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> 
 
 
 def sheet_context(
-    block: Block, computed: Computed, campaign: Campaign, options: BuildOptions
+    block: Block,
+    computed: Computed,
+    campaign: Campaign,
+    options: BuildOptions,
+    careers: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     stats = _character_stats(block)
     definition = block.definition
@@ -121,18 +142,54 @@ def sheet_context(
     height = paper_h - 2 * PAGE_MARGIN_MM - PAGE_SLACK_MM
     defenses = _defenses(stats)
     name_size = _name_size(block.name)
+    command = stats.levels.get("command", 0)
+    # The continuation page, if there is one, follows the front and the minion back.
+    more_page = "3" if command >= 1 else "2"
     description = _cut(block.description, DESCRIPTION_MAX)
+    description_cut = description != _whole(block.description)
+    description_more = f"see p. {more_page}" if description_cut else ""
     description_size = "normal" if len(description) <= DESCRIPTION_SHORT else "small"
     layout = _fit(
         stats,
         head_mm=_head_height(
-            block.name, name_size, description, description_size, len(defenses), width
+            block.name,
+            name_size,
+            f"{description} {description_more}".strip(),
+            description_size,
+            len(defenses),
+            width,
         ),
         width_mm=width,
         height_mm=height,
     )
-    command = stats.levels.get("command", 0)
-    back = _back(block, stats, computed, command, (width, height)) if command >= 1 else None
+    back = (
+        _back(block, stats, computed, command, (width, height), more_page) if command >= 1 else None
+    )
+    front = _ability_columns(stats, layout, width - SIDE_COLUMN_MM, f"see p. {more_page}")
+    notes_cut = any(row["cut"] for column in front for group in column for row in group["rows"])
+    frames = back["frames"] if back is not None else []
+    more = _more(
+        block,
+        stats,
+        layout,
+        description=_whole(block.description) if description_cut else "",
+        abilities=notes_cut,
+        minions=[
+            m
+            for m, frame in zip(computed.minions_of(block.name), frames, strict=True)
+            if frame["cut"]
+        ],
+        size_mm=(width, height),
+        page=more_page,
+    )
+    player = _whole(str(getattr(definition, "player", "") or ""))
+    group = _whole(block.group or "")
+    # Cut with nowhere else to print them whole: said in the build's layout warnings.
+    shortened = [
+        (field, _shortened_message(text, limit))
+        for field, text, limit in (("player", player, PLAYER_MAX), ("group", group, GROUP_MAX))
+        if len(text) > limit
+    ]
     actions = [_action(a) for a in stats.actions]
     return {
         "page": page_context(options),
@@ -143,14 +200,18 @@ def sheet_context(
             "height": _mm(height),
             "portrait_w": _mm(PORTRAIT_MM[0]),
             "portrait_h": _mm(PORTRAIT_MM[1]),
+            "bottom_min": _mm(SIDE_CONDENSED_MM if layout.condensed else SIDE_MM),
+            "development": _mm(DEVELOPMENT_MM),
         },
         "density": layout.density,
         "condensed": layout.condensed,
         "name_size": name_size,
         "identity": {
             "name": block.name,
-            "player": _cut(str(getattr(definition, "player", "") or ""), PLAYER_MAX),
+            "player": _cut(player, PLAYER_MAX),
+            "career": _career(definition, careers or {}),
             "description": description,
+            "description_more": description_more,
             "description_size": description_size,
             "footer_name": _cut(block.name, FOOTER_NAME_MAX),
             "ruleset": computed.rules.name,
@@ -160,7 +221,8 @@ def sheet_context(
         "vitals": _vitals(block, stats, computed),
         "health": _health(stats),
         "warnings": _warnings(stats),
-        "abilities": _ability_columns(stats, layout, width),
+        "abilities": front,
+        "abilities_note": f"notes in full on p. {more_page}" if notes_cut else "",
         "actions": {
             "rolled": [a for a in actions if a["rolled"]],
             "other": [a for a in actions if not a["rolled"]],
@@ -169,8 +231,12 @@ def sheet_context(
         "movement": _movement(stats),
         "carry": _carry(stats, options),
         "cp": _cp(stats),
+        "development": DEVELOPMENT_NOTE,
         "minion_note": _minion_note(back),
+        "more_note": f"notes continued on p. {more_page}" if more is not None else "",
         "back": back,
+        "more": more,
+        "shortened": shortened,
     }
 
 
@@ -283,13 +349,19 @@ def _warnings(stats: CharacterStats) -> dict[str, Any] | None:
 
 
 def _ability_row(
-    ability: AbilityLine, note_limit: int | None, max_level: int | None
+    ability: AbilityLine, note_limit: int | None, max_level: int | None, more: str = ""
 ) -> dict[str, Any]:
+    """One ability as the sheet prints it; ``more`` ("see p. 2") follows a shortened note
+    (a note left out altogether is announced once, over the panel)."""
     above = max_level is not None and ability.level > max_level
+    note = _cut(ability.note, note_limit)
+    cut = note != _whole(ability.note)
     return {
         "level": str(ability.level),
         "name": display(ability.name),
-        "note": _cut(ability.note, note_limit),
+        "note": note,
+        "cut": cut,
+        "more": more if cut and note else "",
         "above_max": above,
         "flag": f"above max {max_level}" if above else "",
     }
@@ -306,19 +378,19 @@ def _grouped(abilities: Sequence[AbilityLine]) -> list[tuple[str, list[AbilityLi
 
 
 def _ability_columns(
-    stats: CharacterStats, layout: _Layout, width_mm: float
+    stats: CharacterStats, layout: _Layout, panel_mm: float, more: str = ""
 ) -> list[list[dict[str, Any]]]:
-    """Category groups laid into columns of even (estimated) height; a category cut
-    between two columns repeats its title."""
+    """Category groups laid into columns of even (estimated) height in a panel
+    ``panel_mm`` wide; a category cut between two columns repeats its title."""
     max_level = stats.budget.max_level
     rows = [
-        (category, _ability_row(a, layout.note_limit, max_level))
+        (category, _ability_row(a, layout.note_limit, max_level, more))
         for category, members in _grouped(stats.abilities)
         for a in members
     ]
     result = []
     start = 0
-    heights = _ability_heights(stats, _density(layout), layout, width_mm)
+    heights = _ability_heights(stats, _density(layout), layout, panel_mm, more)
     for part in _split(heights, layout.columns):
         groups: list[dict[str, Any]] = []
         for category, row in rows[start : start + len(part)]:
@@ -332,9 +404,14 @@ def _ability_columns(
     return result
 
 
+def _whole(text: str) -> str:
+    """Free text as the sheet prints it whole: every run of white space one space."""
+    return " ".join(text.split())
+
+
 def _cut(text: str, limit: int | None) -> str:
     """Shorten a note at a word boundary; only used when the page cannot hold it whole."""
-    text = " ".join(text.split())
+    text = _whole(text)
     if limit is None or len(text) <= limit:
         return text
     if limit == 0:
@@ -344,6 +421,34 @@ def _cut(text: str, limit: int | None) -> str:
     if space > limit // 2:
         cut = cut[:space]
     return cut.rstrip(" ,;:.-") + "…"
+
+
+def _shortened_message(text: str, limit: int) -> str:
+    """What a layout warning says of a text cut to ``limit`` characters."""
+    printed = _cut(text, limit)
+    return (
+        f"shortened to fit its line on the sheet: prints {quoted(printed)}"
+        f" ({len(printed) - 1} of {len(text)} characters)"
+    )
+
+
+def _career_names(campaign: Campaign) -> dict[str, str]:
+    """Every career's name under its casefolded name and id, so ``career: sheriff`` prints
+    as the career card spells it."""
+    try:
+        entries = merged_entries(campaign, "careers")
+    except InputError:  # two careers with one id: `check` says so; print as written
+        return {}
+    return {
+        key: entry.definition.name
+        for entry in entries
+        for key in (entry.definition.name.casefold(), entry.id.casefold())
+    }
+
+
+def _career(definition: Any, careers: dict[str, str]) -> str:
+    written = _whole(str(getattr(definition, "career", None) or ""))
+    return careers.get(written.casefold(), written)
 
 
 def _roll_text(action: Action) -> tuple[str, str]:
@@ -463,18 +568,12 @@ FONT_FILES = {
     "sans-bold": "Lato-Bold.ttf",
     "display": "BebasNeue-Regular.otf",
 }
-MEASURE_SIZE = 1000  # fonts are loaded once at this size and scaled
-
-
-@functools.cache
-def _font(face: str) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(fonts_dir() / FONT_FILES[face]), MEASURE_SIZE)
 
 
 @functools.cache
 def _width(text: str, face: str, pt: float) -> float:
     """The advance width of ``text`` in millimetres."""
-    return _font(face).getlength(text) / MEASURE_SIZE * pt * MM_PER_PT
+    return measure.text_width_mm(text, FONT_FILES[face], pt)
 
 
 def _wrap(text: str, face: str, pt: float, width_mm: float, indent_mm: float = 0.0) -> int:
@@ -542,11 +641,17 @@ BANNER_INSET_MM = 12.0
 FOOT_MM = 4.2
 CATEGORY_MM = 5.1  # a category label with its rule and the space after its group
 ABILITY_CHROME_MM = 9.5  # the abilities panel's title band and padding
-SIDE_MM = 72.0  # the right column: movement, carrying and at least two lines of notes
-SIDE_CONDENSED_MM = 54.0  # movement and carrying only
+# The right column: movement (22.5 mm), carrying (24 mm) and "Gear & notes" with at least
+# three write-in lines, 7 mm apart under its 6 mm title band; sheet.css places them so.
+SIDE_MM = 80.0
+SIDE_CONDENSED_MM = 49.0  # movement and carrying only
+# "Character development" under the abilities: its title band and two write-in lines.
+DEVELOPMENT_MM = 21.6
+# (Both least heights hold their lines whole: 5.6 mm to the first tile, 7 mm a line,
+# 1.2 mm under the last, and the frame; sheet.css places the lines so.)
 SAFETY_MM = 2.5
-# Notes are cut (with an ellipsis) only when nothing else makes the page fit; these are the
-# budgets tried, in characters per note, longest first.
+# Notes are cut (with an ellipsis, and printed whole on the continuation page) only when
+# nothing else makes the page fit; these are the budgets tried, in characters per note.
 NOTE_LIMITS = (160, 110, 80, 60, 45, 30)
 
 
@@ -555,15 +660,18 @@ class _Layout:
     density: str = "normal"
     columns: int = 1
     note_limit: int | None = None  # None keeps notes whole; 0 drops them
-    condensed: bool = False  # actions without a roll on one line; no "Gear & notes"
+    # Actions without a roll on one line; "Gear & notes" and "Character development" move
+    # to the continuation page.
+    condensed: bool = False
 
 
-# From the roomiest to the most crowded; _fit takes the first that fits. The player's own
-# words (ability notes) outlast our generic reminders (the effects of evade, escape...).
+# From the roomiest to the most crowded; _fit takes the first that fits. Ability notes are
+# shortened before the front gives up its write-in panels or the reminders of what evade,
+# escape... do: a shortened note is still printed whole on the continuation page.
 CANDIDATES = (
     *(_Layout(d.name, columns) for d in DENSITIES for columns in (1, 2)),
-    _Layout("tight", 2, None, condensed=True),
-    *(_Layout("tight", 2, limit, condensed=True) for limit in NOTE_LIMITS),
+    *(_Layout("tight", 2, limit) for limit in NOTE_LIMITS),
+    _Layout("tight", 3, 0),
     _Layout("tight", 3, 0, condensed=True),
 )
 
@@ -601,10 +709,11 @@ def _actions_height(stats: CharacterStats, d: _Density, condensed: bool, width_m
 
 
 def _ability_heights(
-    stats: CharacterStats, d: _Density, layout: _Layout, width_mm: float
+    stats: CharacterStats, d: _Density, layout: _Layout, panel_mm: float, more: str = ""
 ) -> list[tuple[str, float]]:
-    """(category, estimated height) of each ability row, in sheet order."""
-    inner = width_mm - SIDE_COLUMN_MM - PANEL_INSET_MM
+    """(category, estimated height) of each ability row, in sheet order, in an abilities
+    panel ``panel_mm`` wide; ``more`` ("see p. 2") follows each shortened note."""
+    inner = panel_mm - PANEL_INSET_MM
     column = (inner - (layout.columns - 1) * ABILITY_GUTTER_MM) / layout.columns
     text_mm = column - ABILITY_LEVEL_MM
     heights = []
@@ -614,16 +723,18 @@ def _ability_heights(
             if a.level > stats.budget.max_level:
                 name += _width(f"above max {stats.budget.max_level} ", "sans-bold", 7.0) * 1.2
             note = _cut(a.note, layout.note_limit)
+            if more and note and note != _whole(a.note):
+                note += f" {more}"
             lines = max(1, _wrap(note, "serif-italic", d.note_pt, text_mm, name))
             heights.append((category, d.ability_one + (lines - 1) * d.ability_line))
     return heights
 
 
 def _abilities_height(
-    stats: CharacterStats, d: _Density, layout: _Layout, width_mm: float
+    stats: CharacterStats, d: _Density, layout: _Layout, panel_mm: float, more: str = ""
 ) -> float:
     tallest = 6.0
-    for part in _split(_ability_heights(stats, d, layout, width_mm), layout.columns):
+    for part in _split(_ability_heights(stats, d, layout, panel_mm, more), layout.columns):
         categories = len({c for c, _ in part})
         tallest = max(tallest, sum(h for _, h in part) + categories * CATEGORY_MM)
     return ABILITY_CHROME_MM + tallest
@@ -685,7 +796,11 @@ def _fit(stats: CharacterStats, head_mm: float, width_mm: float, height_mm: floa
         gaps = (5 if banner else 4) * d.gap
         fixed = head_mm + banner + VITALS_MM + hp_extra + FOOT_MM + gaps
         side = SIDE_CONDENSED_MM if layout.condensed else SIDE_MM
-        bottom = max(side, _abilities_height(stats, d, layout, width_mm))
+        # A shortened note says where the rest is; the page number is one word either way.
+        left = _abilities_height(stats, d, layout, width_mm - SIDE_COLUMN_MM, "see p. 3")
+        if not layout.condensed:
+            left += d.gap + DEVELOPMENT_MM
+        bottom = max(side, left)
         actions = _actions_height(stats, d, layout.condensed, width_mm)
         if fixed + actions + bottom + SAFETY_MM <= height_mm:
             return layout
@@ -734,7 +849,7 @@ BACK_NOTES_MM = 30.0  # the "Minion notes" panel at its least
 BLANK_FRAME_MM = 70.0  # a blank minion frame
 FRAME_CHROME_MM = 14.0  # a minion frame's title band, padding and gaps
 FRAME_NUMBERS_MM = 15.5  # the row of stat boxes
-FRAME_ID_MM = 78.0  # the name and description beside the stat boxes
+FRAME_ID_MM = 70.0  # the name and description beside the stat boxes
 FRAME_ABILITIES_MM = 77.0  # the text of an ability in the left half of a frame
 TRACK_MM = 8.0  # one HP track
 LEGEND_MM = 4.5
@@ -750,6 +865,8 @@ def _frame_height(block: Block, compact: bool, note_limit: int | None, width_mm:
     d = DENSITIES[1] if compact else DENSITIES[0]
     lost = LETTER_WIDTH_MM - width_mm
     text = _cut(block.description, _description_limit(note_limit))
+    if text != _whole(block.description):
+        text += " see p. 3"
     name_pt, name_line = MINION_NAME_TYPE[_name_size(block.name)]
     name = _wrap(block.name, "display", name_pt, FRAME_ID_MM - lost) * name_line
     description = _wrap(text, "serif-italic", 8.5, FRAME_ID_MM - lost) * 3.8
@@ -758,6 +875,8 @@ def _frame_height(block: Block, compact: bool, note_limit: int | None, width_mm:
     for a in stats.abilities:
         lead = _width(display(a.name) + " ", "sans-bold", d.cell_pt)
         note = _cut(a.note, note_limit)
+        if note != _whole(a.note):
+            note += " see p. 3"
         lines = max(1, _wrap(note, "serif-italic", d.note_pt, FRAME_ABILITIES_MM - lost, lead))
         abilities += d.ability_one + (lines - 1) * d.ability_line
     actions = ACTION_HEAD_MM + sum(
@@ -797,6 +916,7 @@ def _back(
     computed: Computed,
     command: int,
     size_mm: tuple[float, float],
+    more_page: str,
 ) -> dict[str, Any]:
     minions = computed.minions_of(block.name)
     count = sum(m.count for m in minions)
@@ -819,7 +939,7 @@ def _back(
         "over": over,
         "left": "" if over else f"{command - spent} CP left",
         "compact": compact,
-        "frames": [_minion_frame(m, note_limit) for m in minions],
+        "frames": [_minion_frame(m, note_limit, f"see p. {more_page}") for m in minions],
         # A minion may have at most the whole command in toughness, so that many HP boxes.
         "blanks": [
             {"boxes": list(range(command)), "index": str(count + i + 1)} for i in range(blanks)
@@ -835,7 +955,8 @@ def _back(
     }
 
 
-def _minion_frame(block: Block, note_limit: int | None) -> dict[str, Any]:
+def _minion_frame(block: Block, note_limit: int | None, more: str = "") -> dict[str, Any]:
+    """A minion on the back; ``more`` follows whatever the back had to shorten."""
     stats = _character_stats(block)
     boxes = _boxes(stats.hit_points, stats.stamina)
     numbers = [
@@ -845,10 +966,16 @@ def _minion_frame(block: Block, note_limit: int | None) -> dict[str, Any]:
     ]
     order = list(CHARACTER_CATEGORIES)
     abilities = sorted(stats.abilities, key=lambda a: order.index(category_of(a.name)))
+    description = _cut(block.description, _description_limit(note_limit))
+    rows = [_ability_row(a, note_limit, None, more) for a in abilities]
+    description_more = more if description != _whole(block.description) else ""
     return {
         "name": block.name,
         "count": f"× {block.count}" if block.count > 1 else "",
-        "description": _cut(block.description, _description_limit(note_limit)),
+        "description": description,
+        "description_more": description_more,
+        # Something here is printed whole on the continuation page only.
+        "cut": bool(description_more) or any(row["cut"] for row in rows),
         "name_size": _name_size(block.name),
         "numbers": numbers,
         "cp": f"{stats.cp} CP each" if block.count > 1 else f"{stats.cp} CP",
@@ -859,7 +986,92 @@ def _minion_frame(block: Block, note_limit: int | None) -> dict[str, Any]:
         ],
         "bands": _bands(stats),
         # Minions have no maximum level of their own (RULES.md §7).
-        "abilities": [_ability_row(a, note_limit, None) for a in abilities],
+        "abilities": rows,
         "actions": [_action(a) for a in stats.actions if a.bonus is not None],
         "warnings": list(block.warnings),
+    }
+
+
+# --- the continuation page: whatever the sheet shortened, printed whole ---------------------
+
+# Heights in millimetres at the roomy type, as on the back.
+MORE_HEAD_MM = 16.0  # "Notes, continued" over the character's name
+MORE_PANEL_MM = 9.5  # a panel's title band, padding and frame
+MORE_NAME_MM = 8.0  # a minion's name line
+MORE_NOTES_MM = 30.0  # the write-in lines that fill the rest of the page, at their least
+# When the page is too full to fill (it then runs on for as many pages as it needs),
+# "Gear & notes" gets this many write-in lines.
+MORE_WRITE_IN_LINES = 5
+
+
+def _more_minion(block: Block) -> dict[str, Any]:
+    """A minion whose frame on the back was shortened: its words whole, in the same look."""
+    stats = _character_stats(block)
+    order = list(CHARACTER_CATEGORIES)
+    abilities = sorted(stats.abilities, key=lambda a: order.index(category_of(a.name)))
+    return {
+        "name": block.name,
+        "count": f"× {block.count}" if block.count > 1 else "",
+        "description": _whole(block.description),
+        "abilities": [_ability_row(a, None, None) for a in abilities],
+    }
+
+
+def _more_minion_height(block: Block, width_mm: float) -> float:
+    d = DENSITIES[0]
+    text_mm = width_mm - PANEL_INSET_MM
+    height = MORE_PANEL_MM + MORE_NAME_MM
+    height += _wrap(_whole(block.description), "serif-italic", 8.5, text_mm) * 3.8
+    for a in _character_stats(block).abilities:
+        lead = _width(display(a.name) + " ", "sans-bold", d.cell_pt)
+        lines = _wrap(_whole(a.note), "serif-italic", d.note_pt, text_mm - ABILITY_LEVEL_MM, lead)
+        height += d.ability_one + (max(1, lines) - 1) * d.ability_line
+    return height
+
+
+def _more(
+    block: Block,
+    stats: CharacterStats,
+    layout: _Layout,
+    description: str,
+    abilities: bool,
+    minions: list[Block],
+    size_mm: tuple[float, float],
+    page: str,
+) -> dict[str, Any] | None:
+    """The continuation page, or None when the front and back print everything whole.
+
+    It holds the description and the ability notes in full if the front shortened them,
+    each minion whose frame the back shortened, and the write-in panels a condensed front
+    had no room for; write-in lines fill what is left. Past one page it runs on, unfilled:
+    the player's words are never cut here.
+    """
+    if not (description or abilities or minions or layout.condensed):
+        return None
+    width, height = size_mm
+    d = DENSITIES[0]
+    roomy = _Layout("normal", 2)
+    estimate = MORE_HEAD_MM + FOOT_MM + SAFETY_MM + d.gap
+    if description:
+        lines = _wrap(description, "serif-italic", 8.5, width - PANEL_INSET_MM)
+        estimate += MORE_PANEL_MM + lines * DESCRIPTION_TYPE["normal"][1] + d.gap
+    if abilities:
+        estimate += _abilities_height(stats, d, roomy, width) + d.gap
+    estimate += sum(_more_minion_height(m, width) + d.gap for m in minions)
+    if layout.condensed:
+        estimate += DEVELOPMENT_MM + d.gap
+    fill = estimate + MORE_NOTES_MM <= height
+    return {
+        "page": page,
+        "name": block.name,
+        "name_size": _name_size(block.name),
+        "description": description,
+        "abilities": _ability_columns(stats, roomy, width) if abilities else [],
+        "minions": [_more_minion(m) for m in minions],
+        "write_ins": layout.condensed,
+        # Where the front's write-in panels went, said where they would have been.
+        "write_ins_note": f"Gear & notes, character development: p. {page}",
+        "fill": fill,
+        "notes_title": "Gear & notes" if layout.condensed else "Notes",
+        "notes_lines": list(range(MORE_WRITE_IN_LINES)) if layout.condensed and not fill else [],
     }

@@ -30,9 +30,12 @@ TEMPLATE = "vehicle/vehicle.html"
 # Decades make a long track easy to count: ten boxes a row, units digits in columns.
 TRACK_ROW = 10
 
-# The notes panel at its smallest (a heading and one line), its heading alone, and the
-# room kept free below it when it grows to fill the page (mm).
-NOTES_MIN_MM, NOTES_HEAD_MM, NOTES_MARGIN_MM = 10.0, 7.0, 12.0
+# Each column ends in a write-in panel that vehicle.css runs down to the foot of the page;
+# at its least, in flow, it is its title band, a white strip and 7 mm for one line (mm).
+NOTES_MIN_MM = 15.5
+# The sheet is a fixed-height page so those panels can take what is left; a little short
+# of the page area, so rounding never pushes a hairline onto a second page.
+PAGE_MARGIN_MM, PAGE_SLACK_MM = 12.0, 1.0
 
 # Where each movement ability takes the vehicle, for the sheet's subtitle.
 MEDIUM = {
@@ -241,8 +244,8 @@ def _rules(stats: VehicleStats, agility_word: str) -> list[dict[str, str]]:
         items.append(
             {
                 "title": f"Grapple {grapple.crewed}",
-                "text": "A vehicle in its group. Shove: the target is delayed until the end"
-                " of its next turn and cannot be boarded meanwhile; roll d20 for each"
+                "text": "A vehicle in its group. Shove: the target's next turn is delayed to its"
+                " end and cannot be boarded meanwhile; roll d20 for each"
                 f" character aboard it, 1 damage on a roll at or above their {agility_word}."
                 " Board: whoever rides this vehicle may cross over.",
             }
@@ -291,7 +294,7 @@ def _height_parts(view: dict[str, Any], width: float) -> dict[str, float]:
     ``width`` is the text block's width. Only used to pick a denser setting for unusually
     big vehicles, so it errs high.
     """
-    head = 8.0 + 11.0 * _lines(view["name"], int(width / 4.8))
+    head = 9.5 + 11.0 * _lines(view["name"], int(width / 4.8))
     head += 4.6 * _lines(view["description"], int(width * 0.52))
     note_chars = int((width - 105.0) * 0.68)  # the note column, after level/ability/crew
     abilities = 16.0 + sum(
@@ -317,9 +320,9 @@ def _height_parts(view: dict[str, Any], width: float) -> dict[str, float]:
     )
     return {
         "head": head,
-        "stats": 22.0,
+        "stats": 25.0,  # the six boxes and the gap under them
         "abilities": abilities,
-        "left": hp + fuel + crew,
+        "left": hp + fuel + crew + NOTES_MIN_MM,
         "weapons": weapons if view["weapons"] else 0.0,
         "rules": rules,
         "right": (weapons if view["weapons"] else 0.0) + rules + NOTES_MIN_MM,
@@ -362,21 +365,17 @@ def vehicle_view(
         "rules": _rules(stats, agility_word),
         "warnings": list(block.warnings),
     }
-    # The page less its 12 mm margins; a big vehicle gets tighter type to stay on one page.
-    width, height = (size - 24.0 for size in PAPER_MM[paper])
-    parts = _height_parts(view, width)
+    # The page less its margins; a big vehicle gets tighter type to stay on one page.
+    width, height = (size - 2 * PAGE_MARGIN_MM for size in PAPER_MM[paper])
+    view["page_height"] = f"{height - PAGE_SLACK_MM:.1f}mm"
     estimate = _height_mm(view, width)
     view["density"] = "dense" if estimate > height - 6.0 else "normal"
     # The very biggest also drop what a GM needs least: the dangers of firing aboard, and
-    # the reminder under the seats (the seats' own lines still say what delays them).
-    view["crew_foot"] = estimate <= height + 45.0
+    # the reminder under the seats (the seats' own lines still say what delays them). The
+    # estimate errs high by 20 mm or more at this size, so the dense type still has room.
+    view["crew_foot"] = estimate <= height + 65.0
     if not view["crew_foot"]:
         view["rules"] = [rule for rule in view["rules"] if rule["title"] != "Aboard"]
-    # The notes panel takes what the right column leaves of the page, less its heading and
-    # a safety margin because the estimate can be a little short; lines are 7 mm apart.
-    top = parts["head"] + parts["stats"] + parts["abilities"]
-    free = height - NOTES_MARGIN_MM - top - (parts["right"] - NOTES_MIN_MM) - NOTES_HEAD_MM
-    view["notes_lines"] = max(1, int(free // 7.0)) if view["density"] == "normal" else 1
     return view
 
 

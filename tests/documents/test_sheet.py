@@ -22,6 +22,7 @@ from scratchpress.documents.common import carry_cells, signed
 from scratchpress.problems import InputError
 from scratchpress.resources import examples_dir
 from scratchpress.rules import CharacterStats
+from scratchpress.rules.abilities import CHARACTER_ABILITIES
 from scratchpress.statblocks import Computed, compute_campaign
 
 LETTER = (612.0, 792.0)
@@ -119,6 +120,11 @@ def _assert_fits(reader: PdfReader, index: int) -> None:
 def _clean(report: BuildReport) -> None:
     assert report.warnings == [], report.warnings
     assert report.problems == [], report.problems
+    assert report.lint == [], [str(p) for p in report.lint]
+
+
+def _all_text(reader: PdfReader) -> str:
+    return "".join(_squash(page.extract_text()) for page in reader.pages)
 
 
 # --- the example campaign ------------------------------------------------------------------
@@ -318,9 +324,10 @@ def test_many_abilities_with_long_notes_fit_one_front(
     built = awkward if paper == "letter" else crowded_a4
     name = "Crowded Corvina Ashgrove-Pemberton"
     reader = built.pdf(name)
-    assert len(reader.pages) == 2  # command 3: a front and a back, nothing spilled
+    # Command 3: a front and a back; the notes the front shortened follow on page 3.
+    assert len(reader.pages) == 3
     size = LETTER if paper == "letter" else A4
-    for index in (0, 1):
+    for index in (0, 1, 2):
         assert _page_size(reader, index) == pytest.approx(size, abs=1)
         _assert_fits(reader, index)
     text = built.text(name, 0)
@@ -329,6 +336,11 @@ def test_many_abilities_with_long_notes_fit_one_front(
         assert ability.name in text
     for value in (stats.agility, stats.intelligence, stats.strength, stats.hit_points):
         assert str(value) in text.split()
+    assert "notes in full on p. 3" in " ".join(text.split())
+    continued = built.text(name, 2)
+    assert "NOTES, CONTINUED" in continued.upper()
+    for ability in stats.abilities:
+        assert _squash(ability.note) in _squash(continued), ability.name
 
 
 def test_over_budget_is_flagged_on_the_front(awkward: Built) -> None:
@@ -453,3 +465,138 @@ def test_cut_keeps_whole_words() -> None:
     cut = sheet._cut("one two three four five six seven", 20)
     assert cut.endswith("…") and len(cut) <= 20 and "thre…" not in cut
     assert sheet._cut("anything", 0) == ""
+
+
+# --- nothing dropped in silence --------------------------------------------------------------
+
+# Every character ability the rules know, each with a note of two or three lines.
+EIGHTEEN = "characters:\n  - name: Orla Everything\n    player: Sam\n    abilities:\n" + "\n".join(
+    f'      {name}: {{level: {1 + i % 3}, note: "{LONG} ({name})"}}'
+    for i, name in enumerate(CHARACTER_ABILITIES)
+)
+
+
+@pytest.fixture(scope="module", params=["letter", "a4"])
+def eighteen(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Built:
+    folder = tmp_path_factory.mktemp("eighteen")
+    (folder / "party.yaml").write_text(EIGHTEEN, encoding="utf-8")
+    return _build(folder, tmp_path_factory.mktemp("eighteen-out"), None, paper=request.param)
+
+
+def test_eighteen_abilities_with_long_notes_keep_every_word(eighteen: Built) -> None:
+    # Nothing was lost, so there is nothing to warn about: no layout problem at all.
+    _clean(eighteen.report)
+    name = "Orla Everything"
+    reader = eighteen.pdf(name)
+    assert len(CHARACTER_ABILITIES) == 18
+    # Command among them: the front, the minion back, then the notes continued.
+    assert len(reader.pages) == 3
+    for index in (0, 1, 2):
+        _assert_fits(reader, index)
+    front = " ".join(reader.pages[0].extract_text().split())
+    assert "notes in full on p. 3" in front
+    continued = reader.pages[2].extract_text()
+    assert "NOTES, CONTINUED" in continued.upper()
+    for ability in eighteen.stats(name).abilities:
+        assert _squash(ability.note) in _squash(continued), ability.name
+    # The front had no room for its write-in panels: they moved to the continuation page.
+    assert "CHARACTER DEVELOPMENT" in continued and "GEAR & NOTES" in continued
+    written = next(w for w in eighteen.report.written if w.document.title == name)
+    assert written.document.duplex and written.sheets == 2
+
+
+def test_a_name_too_long_for_its_line_warns_and_fails_with_strict(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from scratchpress.cli.app import app
+
+    folder = tmp_path / "campaign"
+    folder.mkdir()
+    player = "Alexandra Constantinople-Wirthington of the Upper Weir"
+    (folder / "party.yaml").write_text(
+        f"characters:\n  - name: Pat\n    player: {player}\n    abilities: {{toughness: 2}}\n",
+        encoding="utf-8",
+    )
+    args = ["build", str(folder), "-o", str(tmp_path / "out"), "--only", "sheets", "-j", "1"]
+    runner = CliRunner()
+    relaxed = runner.invoke(app, args)
+    assert relaxed.exit_code == 0, relaxed.output
+    strict = runner.invoke(app, [*args, "--strict"])
+    assert strict.exit_code == 1, strict.output
+    [line] = [line for line in strict.output.splitlines() if "shortened" in line]
+    assert line.startswith('sheet-pat.pdf: entry "Pat": player: shortened to fit its line')
+    assert "'Alexandra Constantinople-Wirthington…'" in line
+    assert line in relaxed.output  # said either way; --strict only decides the exit code
+    assert "--strict: 1 layout problem." in strict.output
+
+
+def test_the_front_names_the_career_and_keeps_a_development_record(examples: Built) -> None:
+    text = " ".join(examples.text("Ilse Marrow", 0).split())
+    assert "CAREER Sheriff" in text
+    assert "CHARACTER DEVELOPMENT" in text
+    # `career: Scout` names one of the campaign's own careers.
+    assert "CAREER Scout" in " ".join(examples.text("Teodora Vance", 0).split())
+
+
+def test_a_character_without_a_career_has_no_career_line(awkward: Built) -> None:
+    assert "CAREER" not in awkward.text("Lone Leader", 0)
+
+
+def _boxes(html: str) -> tuple[Any, dict[str, list[tuple[float, float]]]]:
+    """The rendered document, and (top, height) in millimetres of every element by class."""
+    from scratchpress.render.engine import render_pdf
+    from scratchpress.resources import fonts_dir, templates_dir
+
+    rendered = render_pdf(html, templates_dir(), [fonts_dir()], keep_document=True)
+    per_mm = 96 / 25.4
+    found: dict[str, list[tuple[float, float]]] = {}
+    for page in rendered.document.pages:
+        for box in page._page_box.descendants():
+            element = getattr(box, "element", None)
+            if element is None or box.element_tag.endswith(("::before", "::after")):
+                continue
+            for name in (element.get("class") or "").split():
+                top = box.border_box_y() / per_mm
+                found.setdefault(name, []).append((top, box.border_height() / per_mm))
+    return rendered.document, found
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_gear_and_development_have_room_to_write(paper: str) -> None:
+    from scratchpress.render.templating import render_html
+
+    # Hester Greaves has the longest front of the examples: the least room to spare.
+    context = _context(examples_dir(), "Hester Greaves", paper=paper)
+    _, boxes = _boxes(render_html(sheet.TEMPLATE, context))
+    frame = 0.53  # the panels' two 0.75 pt borders
+
+    def lines(height: float) -> int:  # whole ruled lines, as sheet.css places them
+        return int((height - frame - 5.6 - 1.2) // 7)
+
+    [(_, notes)] = [b for b in boxes["notes"] if b[1] > 0]
+    [(_, development)] = boxes["development"]
+    assert lines(notes) >= 3, notes
+    assert lines(development) >= 2, development
+
+
+def test_a_label_that_crowds_its_frame_is_reported(tmp_path: Path) -> None:
+    import shutil
+
+    from scratchpress.resources import templates_dir
+
+    # The example minions' labels keep clear of their frames (the examples build with no
+    # layout problem); a GM's theme that narrows the number boxes by a millimetre does not.
+    folder = tmp_path / "campaign"
+    folder.mkdir()
+    (folder / "party.yaml").write_text(
+        "characters:\n  - name: Boss\n    abilities: {command: 2, toughness: 2}\n"
+        "    minions:\n      - name: Hound\n        abilities: {toughness: 2}\n",
+        encoding="utf-8",
+    )
+    shutil.copytree(templates_dir() / "sheet", folder / "theme" / "sheet")
+    css = folder / "theme" / "sheet" / "sheet.css"
+    css.write_text(css.read_text() + "\n.m-num { width: 17mm; }\n", encoding="utf-8")
+    built = _build(folder, tmp_path / "out", None)
+    messages = [problem.message for problem in built.report.lint]
+    assert any(m.startswith("minion Intelligence box overflows by") for m in messages), messages
+    assert all(p.entry == "Boss" for p in built.report.lint)
