@@ -158,6 +158,14 @@ class HistoryYear(Model):
         description="The year of play, counting from 1."
     )
     event: Text = Field(default="", description="The title of that year's event.")
+    damage: DefenseChange = Field(
+        default={},
+        description="Defense name to the levels the event took (its attack and its choices),"
+        " before the year's projects.",
+    )
+    bonus: DefenseChange = Field(
+        default={}, description="Defense name to the GM's evaluation bonus, after the projects."
+    )
     economy: DefenseLevel | None = Field(
         default=None, description="Economy at the end of the year."
     )
@@ -285,6 +293,11 @@ class BuildDefaults(Model):
 class Settings(Model):
     """``scratchpress.toml``: campaign-wide choices, all optional."""
 
+    title: Name | None = Field(
+        default=None,
+        description="The campaign's name on its printables (the roster's title);"
+        " default: the folder's name.",
+    )
     rules: Literal["current", "early", "classic"] = Field(
         default="current", description="Which revision of the rules computes the derived numbers."
     )

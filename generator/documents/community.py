@@ -13,10 +13,10 @@ year without reprinting the sheet.
 How the numbers move over time (``project_ledger``): the definition's economy, environment
 and equity are the community as founded. Logged projects are applied in year order (YAML
 order within a year) from there; a ``history:`` row states the values at the end of its
-year (after the event's damage and the evaluation bonus, which are not projects), so any
-value it gives replaces the running one. The community "now" is the result of all of that.
-An event's damage comes before the year's projects, so a sacrifice checked against these
-running values may be checked against a slightly higher value than the table would use.
+year, so any value it gives replaces the running one. The year runs in the rules' order:
+the event first, so a history row's ``damage`` (what the event took) comes off before the
+year's projects, whose sacrifices are checked against what is left; the GM's ``bonus`` comes
+after them. The community "now" is the result of all of that.
 
 This module also builds the GM's year sheets that ``scratchpress resilience draw -o``
 writes (``year_sheets_context``): one page per drawn event, the event in full and boxes
@@ -151,6 +151,9 @@ def project_ledger(definition: CommunityDef) -> Ledger:
     years = sorted({log.year for _, log in ordered} | set(history))
     entries: list[LedgerEntry] = []
     for year in years:
+        recorded = history.get(year)
+        if recorded is not None:  # the event strikes before anyone starts a project
+            state = {d: max(0, state[d] - _levels(recorded.damage).get(d, 0)) for d in DEFENSES}
         for index, log in ((i, p) for i, p in ordered if p.year == year):
             plan = plan_project(plan_players, _levels(log.develop), _levels(log.sacrifice), state)
             result = project_result(plan, log.roll)
@@ -161,8 +164,8 @@ def project_ledger(definition: CommunityDef) -> Ledger:
                 state = {d: state[d] + change[d] for d in DEFENSES}
                 after = dict(state)
             entries.append(LedgerEntry(index, log, plan, result, before, after))
-        recorded = history.get(year)
         if recorded is not None:
+            state = {d: state[d] + _levels(recorded.bonus).get(d, 0) for d in DEFENSES}
             for d in DEFENSES:
                 value = getattr(recorded, d)
                 if value is not None:
