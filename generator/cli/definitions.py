@@ -57,7 +57,7 @@ def check(
 
     Example: scratchpress check my-campaign --strict
     """
-    from ..content.careers import career_problems
+    from ..content.careers import career_definition_problems, career_problems
     from ..content.loader import content_problems, resilience_content
     from ..documents.assets import asset_problems
     from ..documents.booklet import booklet_problems
@@ -68,6 +68,7 @@ def check(
     except InputError as err:
         fail(err.problems)
     computed.problems += career_problems(campaign, computed, careers)
+    computed.problems += career_definition_problems(campaign)
     computed.problems += content_problems(campaign)
     computed.problems += booklet_problems(campaign, computed)
     computed.problems += asset_problems(campaign)

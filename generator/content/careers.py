@@ -9,6 +9,10 @@ any the campaign adds), by name or id, in any case. Three things are checked:
 * no two player characters share a career: the text wants each PC's interests to differ
   (a warning on every PC after the first to take it).
 
+A campaign's own careers are checked too (``career_definition_problems``): the rules build a
+career's requirements from attack, defense and support abilities, so requiring another kind
+(stealth, driving) is a warning.
+
 Pure: no I/O. Every problem names the file, line, entry and field of the ``career:`` key.
 """
 
@@ -115,4 +119,32 @@ def career_problems(
     return problems
 
 
-__all__ = ["career_index", "career_problems", "find_career", "missing_requirements"]
+def career_definition_problems(campaign: Campaign) -> list[Problem]:
+    """A warning for each campaign career that requires an ability outside the three types."""
+    problems: list[Problem] = []
+    for located in campaign.careers:
+        career: Career = located.definition
+        off = career.off_type_requirements()
+        if off:
+            names = ", ".join(display(a) for a in off)
+            problems.append(
+                Problem(
+                    f"requires {names}, outside the attack, defense and support abilities"
+                    " careers are built from; make it a note in the description instead",
+                    located.source.file,
+                    located.source.line("required"),
+                    located.name,
+                    "required",
+                    "warning",
+                )
+            )
+    return problems
+
+
+__all__ = [
+    "career_definition_problems",
+    "career_index",
+    "career_problems",
+    "find_career",
+    "missing_requirements",
+]

@@ -289,6 +289,11 @@ class Career(_Model):
         description="Groups of abilities; the character needs level 1 in one of each group.",
     )
     project: Text | None = Field(default=None, description="A project this career might start.")
+    wants: Text | None = Field(
+        default=None,
+        description="What this career pushes for when the council meets: the interest that"
+        " sets it against the others.",
+    )
 
     @field_validator("required")
     @classmethod
@@ -305,6 +310,16 @@ class Career(_Model):
                     )
                 seen.add(ability)
         return groups
+
+    def off_type_requirements(self) -> list[str]:
+        """Required abilities outside the three types the rules build careers from
+        (attack, defense, support), in the order written."""
+        return [
+            ability
+            for group in self.required
+            for ability in group
+            if ABILITY_CATEGORY.get(ability, "other") == "other"
+        ]
 
     def required_levels(self) -> dict[str, int]:
         """Every ability named in a requirement, at the single level careers require."""

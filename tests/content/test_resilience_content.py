@@ -23,6 +23,8 @@ from scratchpress.definitions.resilience_models import (
     word_count,
 )
 
+from conftest import Cli, WriteCampaign
+
 CONTENT = Path(__file__).resolve().parents[2] / "generator" / "content" / "resilience"
 
 CAREER_NAMES = [
@@ -198,6 +200,42 @@ def test_careers_are_complete_and_short(careers: list[Career]) -> None:
         assert 2 <= len(c.required) <= 4, c.id
         assert all(level == 1 for level in c.required_levels().values()), c.id
     assert {c.combat_role for c in careers} == {"attack", "defense", "support", "strategy"}
+
+
+def test_every_career_says_what_it_wants_at_the_council(careers: list[Career]) -> None:
+    # Careers exist so that interests conflict: each names the interest it pushes for.
+    for c in careers:
+        assert c.wants is not None and 8 <= word_count(c.wants) <= 25, c.id
+    assert len({c.wants for c in careers}) == len(careers)
+
+
+def test_careers_require_only_attack_defense_and_support_abilities(
+    careers: list[Career],
+) -> None:
+    assert {c.id: c.off_type_requirements() for c in careers if c.off_type_requirements()} == {}
+    scout = Career(id="scout", name="Scout", required=[["stealth"], ["shooting"], ["driving"]])
+    assert scout.off_type_requirements() == ["stealth", "driving"]
+
+
+def test_a_campaign_career_asking_for_another_kind_of_ability_is_a_warning(
+    write_campaign: WriteCampaign, cli: Cli
+) -> None:
+    folder = write_campaign(
+        {
+            "careers.yaml": """
+careers:
+  - id: lookout
+    name: Lookout
+    required: [["detection"], ["toughness"]]
+"""
+        }
+    )
+    result = cli("check", str(folder))
+    assert result.exit_code == 0, result.output
+    assert (
+        'careers.yaml:5: warning: entry "Lookout": required: requires detection, outside the'
+        " attack, defense and support abilities careers are built from"
+    ) in result.output
 
 
 def test_career_requirements_check_level_one(careers: list[Career]) -> None:
