@@ -167,6 +167,7 @@ POLICY_WORDS = {
     "greedy": "a greedy community (economy first)",
 }
 EVENTS_SHOWN = 5  # hardest and mildest events the text report names
+CHOICES_SHOWN = 12  # choices never taken, before "and N more"
 
 
 def simulation_text(result: Simulation, community: str | None) -> str:
@@ -199,6 +200,12 @@ def simulation_text(result: Simulation, community: str | None) -> str:
         lines += [f"  {e.expected_damage:+5.2f}  {e.title}" for e in ranked[:EVENTS_SHOWN]]
         lines += ["mildest events (negative: the community gains):"]
         lines += [f"  {e.expected_damage:+5.2f}  {e.title}" for e in ranked[-EVENTS_SHOWN:]]
+    never = [f"{e.title}: {c}" for e in drawn for c, share in e.choices if share == 0]
+    if never:
+        lines += ["", f"choices this community never took ({len(never)}):"]
+        lines += [f"  {line}" for line in never[:CHOICES_SHOWN]]
+        if len(never) > CHOICES_SHOWN:
+            lines.append(f"  and {len(never) - CHOICES_SHOWN} more (--json lists them all)")
     return "\n".join(lines)
 
 

@@ -68,6 +68,8 @@ class _Challenge(Protocol):
 
 class _Choice(Protocol):
     @property
+    def choice(self) -> str: ...
+    @property
     def consequence(self) -> str: ...
 
 
@@ -112,6 +114,7 @@ class _Read:
     success: Effect
     failure: Effect
     choices: tuple[Effect, ...]
+    labels: tuple[str, ...]
 
 
 def _read(event: EventCard) -> _Read:
@@ -127,6 +130,7 @@ def _read(event: EventCard) -> _Read:
         success=parse_effect(event.challenge.success),
         failure=parse_effect(event.challenge.failure),
         choices=tuple(parse_effect(c.consequence) for c in event.decision.choices),
+        labels=tuple(c.choice for c in event.decision.choices),
     )
 
 
@@ -346,8 +350,10 @@ def _tuple_value(policy: Policy, state: tuple[int, int, int]) -> float:
 @dataclass
 class _EventTally:
     title: str
+    labels: tuple[str, ...]
     drawn: int = 0
     lost: float = 0.0
+    taken: list[int] = field(default_factory=list)  # times each choice was taken
 
 
 @dataclass(frozen=True)
@@ -369,6 +375,9 @@ class EventEffect:
     title: str
     expected_damage: float  # mean levels lost across the three E's; negative: a windfall
     drawn: int
+    # (choice, share of the draws it was taken): a choice never taken by any policy is
+    # dominated, a trap on the card
+    choices: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -410,6 +419,7 @@ class Simulation:
                     "title": e.title,
                     "expected_damage": e.expected_damage,
                     "drawn": e.drawn,
+                    "choices": [{"choice": c, "taken": share} for c, share in e.choices],
                 }
                 for e in self.events
             ],
@@ -445,7 +455,7 @@ def simulate(
     rng = random.Random(seed)
     history: list[list[dict[str, int]]] = [[] for _ in range(years)]
     below = zero = 0
-    tallies = {c.id: _EventTally(c.title) for c in cards}
+    tallies = {c.id: _EventTally(c.title, c.labels, taken=[0] * len(c.labels)) for c in cards}
     size = project_size(players)
     for _ in range(runs):
         state = {d: start[d] for d in DEFENSES}
@@ -456,8 +466,9 @@ def simulate(
                 deck = rng.sample(cards, len(cards))
             card = deck.pop()
             before = sum(state.values())
-            state, modifiers, bonus = _play_event(rng, card, state, policy, levels)
+            state, modifiers, bonus, chosen = _play_event(rng, card, state, policy, levels)
             tallies[card.id].drawn += 1
+            tallies[card.id].taken[chosen] += 1
             tallies[card.id].lost += before - sum(state.values())
             if policy != "passive" and min(state.values()) > 0:
                 for _project in range(size.projects_per_player * players):
@@ -492,7 +503,16 @@ def simulate(
         for year, states in enumerate(history)
     ]
     effects = [
-        EventEffect(card_id, t.title, round(t.lost / t.drawn, 3) if t.drawn else 0.0, t.drawn)
+        EventEffect(
+            card_id,
+            t.title,
+            round(t.lost / t.drawn, 3) if t.drawn else 0.0,
+            t.drawn,
+            tuple(
+                (label, round(n / t.drawn, 3) if t.drawn else 0.0)
+                for label, n in zip(t.labels, t.taken, strict=True)
+            ),
+        )
         for card_id, t in tallies.items()
     ]
     return Simulation(
@@ -543,9 +563,9 @@ def _play_event(
     state: dict[str, int],
     policy: Policy,
     party: Mapping[str, int],
-) -> tuple[dict[str, int], tuple[ProjectModifier, ...], int]:
+) -> tuple[dict[str, int], tuple[ProjectModifier, ...], int, int]:
     """The event's part of the year: challenge, decision, attack. Returns the new state,
-    the year's project modifiers and a bonus for one project."""
+    the year's project modifiers, a bonus for one project and the choice taken."""
     level = party.get(card.ability, TYPICAL_LEVEL if not party else 0)
     roll = rng.randint(1, 20)
     challenge = (
@@ -559,7 +579,7 @@ def _play_event(
     elif effect.temporary_becomes is not None:
         modifiers = tuple(penalty_becomes(list(modifiers), effect.temporary_becomes))
     change = _sample(rng, _attack_outcomes(card, state, effect, party))
-    return _apply(state, change), modifiers, effect.project_bonus
+    return _apply(state, change), modifiers, effect.project_bonus, index
 
 
 def _evaluation(policy: Policy, state: Mapping[str, int]) -> dict[str, int]:

@@ -145,6 +145,7 @@ class _Challenge:
 @dataclass(frozen=True)
 class _Choice:
     consequence: str
+    choice: str = "Do it"
 
 
 @dataclass(frozen=True)
@@ -169,6 +170,20 @@ def test_an_events_expected_damage_is_its_chance_to_hit_times_its_damage() -> No
     assert chance(10, 5) == 0.8
     result = simulate([_Card("storm", "Storm")], START, 4, 1, 4000, 11, "passive")
     assert result.events[0].expected_damage == pytest.approx(1.6, abs=0.06)
+
+
+def test_the_simulator_shows_which_choices_are_ever_taken() -> None:
+    # A choice that costs a level now to save nothing is never worth it: a balanced
+    # community never takes it, and the report says so.
+    trap = _Card(
+        "trap",
+        "Trap",
+        decision=_Decision(
+            (_Choice("No cost now.", "Wait"), _Choice("-1 economy now; attack bonus -1.", "Pay"))
+        ),
+    )
+    result = simulate([trap], START, 4, 1, 200, 2, "balanced")
+    assert result.events[0].choices == (("Wait", 1.0), ("Pay", 0.0))
 
 
 def test_a_windfall_has_negative_expected_damage() -> None:
@@ -206,6 +221,8 @@ def test_simulate_prints_reproducible_json(tmp_path: Path) -> None:
     assert [y["year"] for y in data["by_year"]] == [1, 2, 3]
     assert set(data["by_year"][0]["economy"]) == {"mean", "p10", "p90"}
     assert {e["id"] for e in data["events"]} == {e.id for e in DECK}
+    drawn = [e for e in data["events"] if e["drawn"]]
+    assert all(sum(c["taken"] for c in e["choices"]) == pytest.approx(1, abs=0.01) for e in drawn)
 
 
 def test_simulate_draws_a_png(tmp_path: Path) -> None:
