@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import shared_location
 from scratchpress.rules.abilities import CHARACTER_CATEGORIES
 from scratchpress.rules.community import DEFENSES
+
+from conftest import shared_location
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = shared_location() / "seeds"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args
 
 import pytest
 from pydantic import BaseModel, ValidationError
@@ -16,8 +16,10 @@ from scratchpress.definitions.resilience_models import (
     THREAT_DEFENSE,
     THREATS,
     Career,
+    Defense,
     Event,
     ProjectIdea,
+    ProjectTheme,
     ResilienceContent,
     event_over_budget,
     word_count,
@@ -249,21 +251,72 @@ def test_career_requirements_check_level_one(careers: list[Career]) -> None:
 # ----------------------------------------------------------------------------- project ideas
 
 
-def test_project_ideas(ideas: list[ProjectIdea]) -> None:
-    assert len(ideas) >= 20
+# A table plays one project size (Resilience, "Projects"): 1, 2 or 4 players large, 5 players
+# medium, 3, 6 or 7 players small. Every size needs ideas for every defense.
+PROJECT_SIZES = ("small", "medium", "large")
+SIZE_BY_DEVELOPMENT = {1: "small", 2: "small", 3: "small", 4: "medium", 5: "large"}
+
+
+def _main_defense(idea: ProjectIdea) -> Defense | None:
+    """The defense an idea develops most; None when two tie (it serves neither first)."""
+    top = max(idea.develops.values())
+    leaders = [d for d, levels in idea.develops.items() if levels == top]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def test_project_ideas_are_unique(ideas: list[ProjectIdea]) -> None:
+    assert len(ideas) >= 40
     assert not _dupes([p.id for p in ideas])
     assert not _dupes([p.name.casefold() for p in ideas])
+    assert not _dupes([_opening(p.summary) for p in ideas])
+
+
+def test_every_project_idea_is_a_legal_project(ideas: list[ProjectIdea]) -> None:
     for p in ideas:
-        assert word_count(p.summary) <= 35, p.id
+        assert 1 <= p.developed_total <= 5, p.id
         assert not set(p.develops) & set(p.sacrifices), p.id
-        assert p.sacrificed_total <= p.developed_total <= 5, p.id
-    for theme in ("salvage", "low tech", "old tech", "human power", "steam power"):
-        assert any(p.theme == theme for p in ideas), theme
-    assert any(p.theme == "aerial rope transport" for p in ideas)
-    assert any(p.theme == "industrialization" for p in ideas)
-    assert any(p.theme == "DIY" for p in ideas)
+        assert p.sacrificed_total <= p.developed_total, p.id
+        assert p.size == SIZE_BY_DEVELOPMENT[p.developed_total], p.id
+        assert p.difficulty == 7 + 2 * p.developed_total - 5 * p.sacrificed_total, p.id
+        assert 15 <= word_count(p.summary) <= 35, p.id
+
+
+def test_project_size_and_difficulty_follow_the_book() -> None:
+    base = {"id": "x", "name": "X", "theme": "agriculture", "summary": "Plant trees."}
+    # David plants trees with volunteers: 5 environment, nothing given up.
+    david = ProjectIdea.model_validate({**base, "develops": {"environment": 5}})
+    assert (david.size, david.difficulty) == ("large", 17)
+    # Adam sells the harvest rights: 2 environment and 1 economy for 1 equity.
+    adam = ProjectIdea.model_validate(
+        {**base, "develops": {"environment": 2, "economy": 1}, "sacrifices": {"equity": 1}}
+    )
+    assert (adam.size, adam.difficulty) == ("small", 8)
+
+
+def test_the_three_es_are_developed_about_equally(ideas: list[ProjectIdea]) -> None:
+    totals = {d: sum(p.develops.get(d, 0) for p in ideas) for d in DEFENSES}
+    assert max(totals.values()) <= 1.1 * min(totals.values()), totals
+
+
+def test_every_table_size_finds_ideas_for_every_defense(ideas: list[ProjectIdea]) -> None:
+    counts = Counter((_main_defense(p), p.size) for p in ideas)
+    short = {(d, s): counts[d, s] for d in DEFENSES for s in PROJECT_SIZES if counts[d, s] < 2}
+    assert short == {}
+
+
+def test_sacrifices_are_spread_over_the_three_es(ideas: list[ProjectIdea]) -> None:
+    levels = {d: sum(p.sacrifices.get(d, 0) for p in ideas) for d in DEFENSES}
+    assert max(levels.values()) <= sum(levels.values()) / 2, levels
     for defense in DEFENSES:
-        assert any(defense in p.develops for p in ideas), defense
+        assert sum(defense in p.sacrifices for p in ideas) >= 3, defense
+    # Volunteers and patience pay for some projects: they give up nothing.
+    assert sum(not p.sacrifices for p in ideas) >= len(ideas) / 4
+
+
+def test_project_ideas_use_every_theme(ideas: list[ProjectIdea]) -> None:
+    counts = Counter(p.theme for p in ideas)
+    assert set(counts) == set(get_args(ProjectTheme))
+    assert max(counts.values()) <= len(ideas) / 10, counts
 
 
 def test_project_rules_are_enforced() -> None:
