@@ -10,6 +10,7 @@ put together with pikepdf, so an edit re-renders only the card or page it touche
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import time
 from collections.abc import Callable
@@ -65,6 +66,10 @@ class Written:
     sheets: int  # sheets of paper when printed (duplex documents use both sides)
     page_sizes: list[tuple[float, float]]
     cached: bool = False
+    # A booklet's saddle copy: for the printer, not previewed; ``paper`` names the sheet it
+    # needs when that is not the build's paper ("tabloid (11x17 in)").
+    printers_copy: bool = False
+    paper: str | None = None
 
 
 @dataclass
@@ -87,6 +92,16 @@ class BuildReport:
     @property
     def from_cache(self) -> int:
         return sum(1 for w in self.written if w.cached)
+
+    @property
+    def per_sheet(self) -> list[str]:
+        """One line per card sheet written: how many cards a sheet of paper holds, and why
+        fewer when an option costs some ("events: 6 cards per sheet, not 8, because ...")."""
+        return [
+            str(w.document.context["per_sheet"])
+            for w in self.written
+            if "per_sheet" in w.document.context
+        ]
 
 
 @dataclass
@@ -206,22 +221,37 @@ def _write_saddle(
     manifest: Manifest,
     force: bool,
     report: BuildReport,
+    written: Written,
 ) -> None:
-    """The printer's copy: pages reordered 2-up for folding and stapling. The tagged
-    reading copy stays as it is beside it."""
-    from .documents.booklet.imposition import impose_saddle
+    """The printer's copy: pages reordered 2-up for folding and stapling, listed and
+    counted like any document. The tagged reading copy stays as it is beside it."""
+    from .documents.booklet.imposition import impose_saddle, saddle_order
 
     name = f"{document.stem}-saddle.pdf"
     if not force and not manifest.may_write(name):
         report.problems.append(_not_ours(out_dir / name))
         return
-    imposed = impose_saddle(pdf)
+    sheet = document.context.get("saddle") or {}
+    imposed = impose_saddle(pdf, sheet.get("size_pt"))
     try:
         write_file(out_dir / name, imposed, out_dir, shown=display_path(out_dir / name))
     except CannotWrite as err:
         report.problems.append(Problem(str(err)))
         return
     manifest.record(name, imposed)
+    sides = len(saddle_order(written.pages))  # two pages a side, both sides of each sheet
+    width, height = written.page_sizes[0]
+    report.written.append(
+        dataclasses.replace(
+            written,
+            path=out_dir / name,
+            pages=sides,
+            sheets=sides // 2,
+            page_sizes=[sheet.get("size_pt") or (2 * width, height)] * sides,
+            printers_copy=True,
+            paper=sheet.get("paper"),
+        )
+    )
 
 
 PNG_FOLDER = "png"
@@ -235,6 +265,8 @@ def _write_previews(out_dir: Path, manifest: Manifest, force: bool, report: Buil
     from .render.png import contact_sheet, page_pngs
 
     for written in report.written:
+        if written.printers_copy:  # the booklet's own pages are previewed already
+            continue
         images = page_pngs(written.path)
         if written.document.kind in CONTACT_KINDS:
             sheet = contact_sheet(written.path)
@@ -518,9 +550,11 @@ def _build_locked(
         ready = [item for item in waiting if item[1] in outcomes]
         waiting[:] = [item for item in waiting if item[1] not in outcomes]
         for item in ready:
+            before = len(report.written)
             _write_document(item[0], outcomes[item[1]])
-            if progress is not None and report.written and report.written[-1].document is item[0]:
-                progress(report.written[-1])
+            if progress is not None:  # the document, and its saddle copy if it has one
+                for written in report.written[before:]:
+                    progress(written)
 
     def _write_document(document: Document, outcome: Outcome) -> None:
         path = out_dir / document.filename
@@ -546,19 +580,18 @@ def _build_locked(
                 report.problems.append(Problem(str(err)))
                 return
             manifest.record(document.filename, outcome.pdf)
-        if document.kind == "booklets" and options.impose == "saddle":
-            _write_saddle(document, outcome.pdf, out_dir, manifest, force, report)
         sheets = (outcome.pages + 1) // 2 if document.duplex else outcome.pages
-        report.written.append(
-            Written(
-                document,
-                path,
-                outcome.pages,
-                sheets,
-                outcome.page_sizes,
-                cached=outcome.seconds < 0,
-            )
+        written = Written(
+            document,
+            path,
+            outcome.pages,
+            sheets,
+            outcome.page_sizes,
+            cached=outcome.seconds < 0,
         )
+        report.written.append(written)
+        if document.kind == "booklets" and options.impose == "saddle":
+            _write_saddle(document, outcome.pdf, out_dir, manifest, force, report, written)
 
     batch_keys = {batch.key for plan in plans for batch in plan.batches}
     units_done: dict[str, Outcome] = {}
@@ -595,7 +628,7 @@ def _build_locked(
         if settings.png:
             _write_previews(out_dir, manifest, force, report)
     except KeyboardInterrupt:
-        raise BuildInterrupted(len(report.written), len(order)) from None
+        raise BuildInterrupted(len({id(w.document) for w in report.written}), len(order)) from None
     finally:
         # Whatever stopped us (Ctrl-C, a closed pipe, a bug), what was written stays ours:
         # recorded in the manifest, so the next run may replace it.

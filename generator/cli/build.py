@@ -378,12 +378,16 @@ class _BuildRun:
             say(str(problem), err=True)
         if picked.png:
             say(f"wrote {plural(report.pngs, 'PNG file')} in {self.shown_out}/png/")
+        for line in report.per_sheet:  # card sheets: "events: 8 cards per sheet"
+            say(line)
         seconds = time.perf_counter() - started
         rendered = len(report.written) - report.from_cache
         summary = (
             f"{plural(len(report.written), 'document')}, {plural(report.pages, 'page')}, "
             f"{plural(report.sheets, 'sheet')} of paper ({options.paper}) in {self.shown_out}/"
         )
+        for other in (w for w in report.written if w.paper):  # a booklet's own page size
+            summary += f"; {other.path.name} needs {other.paper} paper"
         typer.echo(
             f"{summary} ({rendered} rendered, {report.from_cache} from cache, {seconds:.1f} s)"
         )

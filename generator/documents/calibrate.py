@@ -78,8 +78,12 @@ def _front_comb(axis: Axis, at: float, base: float, toward: int) -> list[dict[st
     """Lines every FRONT_PITCH_MM around ``at``, teeth from ``base`` going ``toward``."""
     return [
         {
+            # Centred: the ink's middle on the line, so the zero line is the page's middle
+            # and the two sides' lines meet, whatever their weights.
             "line": line_style(
-                _tooth(axis, at + j * FRONT_PITCH_MM, base, toward, _length(j)), FRONT_PT
+                _tooth(axis, at + j * FRONT_PITCH_MM, base, toward, _length(j)),
+                FRONT_PT,
+                centred=True,
             ),
             "zero": j == 0,
             "at_mm": round(at + j * FRONT_PITCH_MM, 3),
@@ -103,7 +107,9 @@ def _back_comb(
             label = Rect(far if toward > 0 else far - 8, pos - 1.6, 8, 3.2)
         lines.append(
             {
-                "line": line_style(_tooth(axis, pos, base, toward, _length(k)), BACK_PT),
+                "line": line_style(
+                    _tooth(axis, pos, base, toward, _length(k)), BACK_PT, centred=True
+                ),
                 "label": _signed(k),
                 "label_box": place(label),
                 "align": "left"

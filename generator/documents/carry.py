@@ -1,6 +1,6 @@
 """The strength carry table: a one-page handout of pack, carry and lift limits by strength.
 
-Numbers come from rules.carry (the book's kg and its own rounding of pounds); this module
+Numbers come from rules.carry (the book's kg, and its pounds per point times strength); this module
 only chooses columns for the units, marks the party's strengths and sizes the rows so any
 range from 1 to 40 fills one page.
 """
@@ -13,8 +13,11 @@ from typing import Any
 from ..definitions.campaign import Campaign
 from ..rules.carry import (
     CARRY_KG_PER_STRENGTH,
+    CARRY_TENTH_LB_PER_STRENGTH,
     LIFT_KG_PER_STRENGTH,
+    LIFT_TENTH_LB_PER_STRENGTH,
     PACK_KG_PER_STRENGTH,
+    PACK_TENTH_LB_PER_STRENGTH,
     Carry,
     carry_table,
 )
@@ -24,9 +27,6 @@ from .base import PAPER_MM, BuildOptions, Document, page_context
 
 TEMPLATE = "carry/carry.html"
 STEM = "carry-table"
-
-# The book quotes pounds per point at 2.2 lb to the kg (4.4, 11, 22).
-LB_PER_KG = Decimal("2.2")
 
 # What the title, explanation, table head and footnote take on the page, measured (mm),
 # and the row heights allowed: 40 rows at the least still read at 8.5 pt.
@@ -44,6 +44,7 @@ LIMITS = (
         "Pack",
         "all day",
         PACK_KG_PER_STRENGTH,
+        PACK_TENTH_LB_PER_STRENGTH,
         "Worn or shouldered from dawn to dusk on the road: the load you travel with.",
     ),
     (
@@ -51,6 +52,7 @@ LIMITS = (
         "Carry",
         "a few minutes",
         CARRY_KG_PER_STRENGTH,
+        CARRY_TENTH_LB_PER_STRENGTH,
         "Held in your arms or on your back for a short haul: across a yard, up a ladder.",
     ),
     (
@@ -58,14 +60,16 @@ LIMITS = (
         "Lift",
         "in place",
         LIFT_KG_PER_STRENGTH,
+        LIFT_TENTH_LB_PER_STRENGTH,
         "Raised off the ground for a moment, without walking anywhere with it.",
     ),
 )
 
 
-def _per_point(kg: int, units: str) -> str:
-    """``2 kg``, ``4.4 lb`` or ``2 kg (4.4 lb)`` per point of strength."""
-    lb = f"{(kg * LB_PER_KG).normalize():f}"
+def _per_point(kg: int, tenth_lb: int, units: str) -> str:
+    """``2 kg``, ``4.4 lb`` or ``2 kg (4.4 lb)`` per point of strength: the rates the
+    table's figures are computed from (rules.carry), so the two always agree."""
+    lb = f"{(Decimal(tenth_lb) / 10).normalize():f}"
     if units == "metric":
         return f"{kg} kg"
     if units == "imperial":
@@ -169,10 +173,10 @@ def carry_view(computed: Computed, options: BuildOptions) -> dict[str, Any]:
                 "key": key,
                 "title": title,
                 "when": when,
-                "per_point": _per_point(kg, units),
+                "per_point": _per_point(kg, tenth_lb, units),
                 "text": text,
             }
-            for key, title, when, kg, text in LIMITS
+            for key, title, when, kg, tenth_lb, text in LIMITS
         ],
         "rows": rows,
         "who_title": who_title,

@@ -1,8 +1,9 @@
 """The NPC roster: every non-player character as a compact stat block, two columns a page.
 
 One block per NPC in the books' own format, ``Name (13 agility, 10 intelligence, 12
-strength, 1 stamina): description`` then ``2 wrestling: note`` lines, with an HP track and a
-tick box for each unrepeatable action; minions sit under their leader. Blocks are grouped by
+strength, 1 stamina): description`` then ``2 wrestling: note`` lines and the attacks it rolls
+(the sheet's computed bonuses and damage), with an HP track and a tick box for each
+unrepeatable action; minions sit under their leader. Blocks are grouped by
 initiative group under a heading that carries the group's initiative bonus.
 
 Pagination is done here, not by the renderer: every block's height is computed from the
@@ -33,6 +34,7 @@ from typing import Any
 from ..definitions.campaign import Campaign, listed_as_npc
 from ..render import measure
 from ..rules.abilities import display
+from ..rules.actions import Action
 from ..rules.character import CharacterStats
 from ..statblocks import Block, Computed, InitiativeGroup
 from .base import PAPER_MM, BuildOptions, Document, Imposed, Placement, page_context
@@ -83,7 +85,6 @@ FONTS = {
 
 # ------------------------------------------------------------------------------------------
 # Measuring text (pure; the fonts are the bundled ones WeasyPrint uses)
-
 
 
 @lru_cache(maxsize=65536)
@@ -270,6 +271,53 @@ def ability_rows(stats: CharacterStats, width: float) -> tuple[list[dict[str, st
     return rows, lines
 
 
+# Targets too long for a run-in line, said shorter (the sheet spells them out).
+SHORT_TARGETS = {
+    "intelligence or strength, whichever is higher": "intelligence or strength (higher)",
+    "intelligence (only if its strength is not above yours)": "intelligence (if not stronger)",
+}
+ATTACKS_LABEL = "Attacks: "
+
+
+def _damage(figure: str, word: str) -> str:
+    """A damage figure with its words after the number and before any note: ``4 (2
+    injured)`` reads "4 damage (2 injured)", ``1 each`` "1 damage each" and, on a 20,
+    "2 each on a 20"."""
+    main, _, rest = figure.partition(" (")
+    number, each, _ = main.partition(" each")
+    words = [number, word, "each"] if word == "damage" else [number, "each", word]
+    return " ".join(w for w in words if w != "each" or each) + (f" ({rest}" if rest else "")
+
+
+def _attack_text(action: Action) -> str:
+    """Everything after the attack's name: ``+1 vs agility, long, 2 damage, 5 on a 20``."""
+    target = SHORT_TARGETS.get(action.target, action.target)
+    text = f"{signed(action.bonus or 0)} vs {target}, {action.range}"
+    if action.damage:
+        text += ", " + _damage(action.damage, "damage")
+        if action.auto_damage:
+            text += ", " + _damage(action.auto_damage, "on a 20")
+    return text
+
+
+def attack_rows(stats: CharacterStats) -> list[dict[str, str]]:
+    """The attacks the sheet computes, those this NPC rolls with an ability, in the sheet's
+    order; an NPC without one shows its basic attack, so every block says how it fights.
+    The bare-d20 attacks everyone has (hold, throw, distract) would only repeat."""
+    attacks = [a for a in stats.actions if a.attack and a.bonus is not None]
+    chosen = [a for a in attacks if a.roll] or attacks[:1]
+    return [{"name": a.name, "text": _attack_text(a)} for a in chosen]
+
+
+def attack_runs(attacks: Sequence[dict[str, str]]) -> list[Run]:
+    """The attacks line as it sets: the label, each name in bold, then its roll."""
+    runs: list[Run] = [(ATTACKS_LABEL, "italic")] if attacks else []
+    for index, attack in enumerate(attacks):
+        runs.append((attack["name"], "bold"))
+        runs.append((" " + attack["text"] + ("; " if index < len(attacks) - 1 else ""), "regular"))
+    return runs
+
+
 def tick_boxes(stats: CharacterStats) -> list[dict[str, str]]:
     """One box per unrepeatable action (distract, surprise, intimidate), lettered."""
     ticks: list[dict[str, str]] = []
@@ -309,6 +357,8 @@ def minion_view(block: Block, g: Geometry) -> tuple[dict[str, Any], float]:
     count = f"×{block.count}" if block.count > 1 else ""
     lines = count_lines(header_runs(block.name, count, values, block.description), g.minion_w)
     abilities, ability_lines = ability_rows(stats, g.minion_w - g.hang)
+    attacks = attack_rows(stats)
+    ability_lines += count_lines(attack_runs(attacks), g.minion_w) if attacks else 0
     ticks = tick_boxes(stats)
     boxes = hp_boxes(stats)
     ticks_w = len(ticks) * TICK_W
@@ -343,6 +393,7 @@ def minion_view(block: Block, g: Geometry) -> tuple[dict[str, Any], float]:
         "stats": values,
         "description": block.description,
         "abilities": abilities,
+        "attacks": attacks,
         "track_rows": rows,
     }
     return view, height
@@ -355,6 +406,8 @@ def npc_item(
     values = header_values(stats)
     lines = count_lines(header_runs(block.name, "", values, block.description), g.column_w)
     abilities, ability_lines = ability_rows(stats, g.ability_w)
+    attacks = attack_rows(stats)
+    ability_lines += count_lines(attack_runs(attacks), g.column_w) if attacks else 0
     ticks = tick_boxes(stats)
     init = signed(stats.initiative_bonus) if show_init else ""
     room = g.column_w - HP_LABEL - len(ticks) * TICK_W - (INIT_W if init else 0.0) - 1.0
@@ -379,6 +432,7 @@ def npc_item(
             "stats": values,
             "description": block.description,
             "abilities": abilities,
+            "attacks": attacks,
             "hp_rows": box_rows,
             "ticks": ticks,
             "init": init,
@@ -575,7 +629,10 @@ def css_string(text: str) -> str:
 
 
 def campaign_title(campaign: Campaign) -> str:
-    """The campaign folder's name, made readable: ``lantern-weir`` reads "Lantern Weir"."""
+    """The ``title`` of scratchpress.toml, else the campaign folder's name made readable:
+    ``lantern-weir`` reads "Lantern Weir"."""
+    if campaign.settings.title:
+        return campaign.settings.title
     if campaign.root is None:
         return ""
     name = campaign.root.resolve().name.replace("_", " ").replace("-", " ").strip()

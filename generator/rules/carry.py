@@ -1,8 +1,12 @@
 """Lifting and carrying by strength (RULES.md §10).
 
-The book's pounds are not a plain conversion: they use 2.2 lb per kg and round packing to
-the pound, carrying to 5 lb and lifting to 10 lb. These integer formulas reproduce every
-printed cell for strength 10-20 and extend to any strength (no exact halves ever occur).
+The rule is metric: 2, 5 and 10 kg per point of strength. It quotes the pounds per point
+beside them, 4.4, 11 and 22 lb (2.2 lb to the kg), and that is what a table of pounds
+prints: strength times the quoted rate. The book's own table rounds carrying to 5 lb and
+lifting to 10 lb (130 lb for strength 12, where 11 lb a point makes 132), so a handout
+that says "11 lb per point" beside it would contradict itself; we print the rate's figure.
+Carrying and lifting come out in whole pounds; packing (4.4 lb a point) to the nearest
+pound, as the book rounds it too.
 """
 
 from __future__ import annotations
@@ -14,6 +18,11 @@ from .derived import rhu_div
 PACK_KG_PER_STRENGTH = 2  # all day
 CARRY_KG_PER_STRENGTH = 5  # a few minutes
 LIFT_KG_PER_STRENGTH = 10  # in place; drag anything you can lift
+
+# The pounds per point the rule quotes, in tenths of a pound (4.4, 11 and 22 lb).
+PACK_TENTH_LB_PER_STRENGTH = 44
+CARRY_TENTH_LB_PER_STRENGTH = 110
+LIFT_TENTH_LB_PER_STRENGTH = 220
 
 
 @dataclass(frozen=True)
@@ -35,9 +44,10 @@ def carrying_capacity(strength: int) -> Carry:
         pack_kg=PACK_KG_PER_STRENGTH * strength,
         carry_kg=CARRY_KG_PER_STRENGTH * strength,
         lift_kg=LIFT_KG_PER_STRENGTH * strength,
-        pack_lbs=rhu_div(44 * strength, 10),  # 4.4 lb per point, to the nearest pound
-        carry_lbs=5 * rhu_div(22 * strength, 10),  # 11 lb per point, to the nearest 5
-        lift_lbs=10 * rhu_div(22 * strength, 10),  # 22 lb per point, to the nearest 10
+        # The quoted rate times strength, to the nearest pound: only packing has tenths.
+        pack_lbs=rhu_div(PACK_TENTH_LB_PER_STRENGTH * strength, 10),
+        carry_lbs=rhu_div(CARRY_TENTH_LB_PER_STRENGTH * strength, 10),
+        lift_lbs=rhu_div(LIFT_TENTH_LB_PER_STRENGTH * strength, 10),
     )
 
 

@@ -19,7 +19,7 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import BooleanObject, DictionaryObject
 
-from scratchpress.build import allowed_roots, build
+from scratchpress.build import BuildSettings, allowed_roots, build
 from scratchpress.definitions.campaign import load_campaign
 from scratchpress.documents import registry
 from scratchpress.documents.base import BuildOptions
@@ -94,12 +94,13 @@ def _outline(reader: PdfReader) -> list[tuple[int, str, int]]:
     return found
 
 
-def _view(folder: Path, paper: str = "letter") -> dict[str, Any]:
+def _view(folder: Path, paper: str = "letter", impose: str = "none") -> dict[str, Any]:
     campaign = load_campaign([folder])
     computed = compute_campaign(campaign)
     booklet = load_booklet(campaign)
     assert booklet is not None
-    return booklet_view(booklet, computed, campaign, BuildOptions(paper=paper))  # type: ignore[arg-type]
+    options = BuildOptions(paper=paper, impose=impose)  # type: ignore[arg-type]
+    return booklet_view(booklet, computed, campaign, options)
 
 
 def _problems(folder: Path) -> list[str]:
@@ -175,8 +176,10 @@ def test_contents_page_numbers_are_the_pages_chapters_start_on(
             match = re.search(re.escape(title) + r"[\s.]*?(\d+)\s*$", contents, re.MULTILINE)
             assert match, (title, contents)
             listed = int(match.group(1))
-            # The first page after the contents whose text holds the title is where it is.
-            actual = next(i for i, text in enumerate(texts[2:], start=3) if title in text)
+            # The first page after the contents with the title as a line of its own (a
+            # heading; "Vehicles" is also a word of the chapter "Minions, Vehicles and Events").
+            heading = re.compile(rf"^{re.escape(title)}\s*$", re.MULTILINE)
+            actual = next(i for i, text in enumerate(texts[2:], start=3) if heading.search(text))
             assert listed == actual, (title, listed, actual)
 
 
@@ -297,8 +300,12 @@ def test_paper_follows_the_build_unless_the_booklet_names_one(
     folder = _campaign(write_campaign, chapter, "title: T\nchapters: [one.md]\n")
     assert _view(folder, "a4")["layout"]["size"] == "A4"
     assert _view(folder, "letter")["layout"]["size"] == "letter"
+    # Imposed for saddle stitching, a page is half the paper: two fit side by side on it.
+    assert _view(folder, "letter", impose="saddle")["layout"]["size"] == "5.5in 8.5in"
+    assert _view(folder, "a4", impose="saddle")["layout"]["size"] == "A5"
     (folder / "booklet.yaml").write_text("title: T\npaper: half-letter\nchapters: [one.md]\n")
     assert _view(folder, "a4")["layout"]["size"] == "5.5in 8.5in"
+    assert _view(folder, "a4", impose="saddle")["layout"]["size"] == "5.5in 8.5in"
 
 
 # --------------------------------------------------------------------------------------------
@@ -577,6 +584,126 @@ def test_impose_saddle_places_pages_two_up(pages: int, expected: list[list[str]]
 def test_impose_refuses_an_empty_pdf() -> None:
     with pytest.raises(ValueError):
         padded_length(0)
+
+
+# `build --impose saddle`: the booklet's pages are half the paper the user chose, so the
+# printer's copy prints on that paper; it is listed and counted like any document.
+
+PAPER_PT = {"letter": (612.0, 792.0), "a4": (595.28, 841.89)}
+HALF_PT = {"letter": (396.0, 612.0), "a4": (419.53, 595.28)}  # half-letter, A5
+
+
+@pytest.fixture(scope="module")
+def saddle_builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The example's booklet built with --impose saddle on Letter and on A4."""
+    campaign = load_campaign([examples_dir()])
+    computed = compute_campaign(campaign)
+    root = tmp_path_factory.mktemp("saddle")
+    return {
+        paper: build(
+            computed,
+            campaign,
+            BuildOptions(paper=paper, impose="saddle"),  # type: ignore[arg-type]
+            root / paper,
+            only=["booklets"],
+            settings=BuildSettings(jobs=1, cache_dir=root / "cache"),
+        )
+        for paper in ("letter", "a4")
+    }
+
+
+def _flat(text: str) -> str:
+    """Text to compare across extractions: no spaces, no marks of hyphenated breaks."""
+    return "".join(c for c in "".join(text.split()) if c not in "\ufffe\u00ad\u0002")
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_saddle_sheets_are_the_chosen_paper_and_pages_half_of_it(
+    saddle_builds: dict[str, Any], paper: str
+) -> None:
+    report = saddle_builds[paper]
+    assert report.problems == []
+    reading, imposed = report.written
+    assert imposed.path.name == reading.path.stem + "-saddle.pdf"
+    # Each page of the booklet is half the sheet: half-letter on Letter, A5 on A4 ...
+    assert all(size == pytest.approx(HALF_PT[paper], abs=0.5) for size in reading.page_sizes)
+    # ... and each imposed sheet is the chosen paper, turned landscape.
+    width, height = PAPER_PT[paper]
+    for page in PdfReader(imposed.path).pages:
+        assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(
+            (height, width), abs=0.5
+        )
+    assert imposed.page_sizes == [pytest.approx((height, width), abs=0.5)] * imposed.pages
+    assert imposed.paper is None  # nothing to say: it is the build's paper
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_saddle_sheets_carry_the_pages_in_folding_order(
+    saddle_builds: dict[str, Any], paper: str
+) -> None:
+    """Each half of each sheet holds the text of the booklet page saddle_order puts there
+    (and nothing where it puts a blank page)."""
+    import pypdfium2 as pdfium
+
+    reading, imposed = saddle_builds[paper].written
+    with pdfium.PdfDocument(reading.path) as book:
+        pages = [_flat(page.get_textpage().get_text_range()) for page in book]
+    with pdfium.PdfDocument(imposed.path) as sheets:
+        halves = []
+        for sheet in sheets:
+            width, height = sheet.get_size()
+            text = sheet.get_textpage()
+            halves.append(
+                (
+                    _flat(text.get_text_bounded(0, 0, width / 2, height)),
+                    _flat(text.get_text_bounded(width / 2, 0, width, height)),
+                )
+            )
+    assert len(halves) == len(saddle_order(len(pages)))
+    for side, numbers in zip(halves, saddle_order(len(pages)), strict=True):
+        for half, number in zip(side, numbers, strict=True):
+            assert half == (pages[number - 1] if number <= len(pages) else ""), numbers
+
+
+def test_the_saddle_copy_is_listed_and_counted(saddle_builds: dict[str, Any]) -> None:
+    report = saddle_builds["letter"]
+    reading, imposed = report.written
+    sides = padded_length(reading.pages) // 2  # two pages a side
+    assert (imposed.pages, imposed.sheets) == (sides, sides // 2)
+    assert imposed.printers_copy and not reading.printers_copy
+    assert report.pages == reading.pages + sides
+    assert report.sheets == reading.sheets + sides // 2
+
+
+def test_build_names_the_paper_a_booklets_own_page_size_needs(
+    write_campaign: WriteCampaign, cli: Any
+) -> None:
+    """A Letter booklet's saddle copy is two Letter pages side by side: 11 x 17 in. The
+    summary says so; the imposed file is written, listed and counted all the same."""
+    folder = _campaign(
+        write_campaign, "# Only\n\nText.\n", "title: Big Book\npaper: letter\nchapters: [one.md]\n"
+    )
+    result = cli("build", folder, "-o", "out", "--only", "booklets", "--impose", "saddle")
+    assert result.exit_code == 0, result.stderr
+    assert "wrote out/booklet-big-book-saddle.pdf (2 pages)" in result.stdout
+    assert "2 documents, 5 pages, 3 sheets of paper (letter)" in result.stdout
+    assert "booklet-big-book-saddle.pdf needs tabloid (11x17 in) paper" in result.stdout
+    sheet = PdfReader(folder.parent / "out" / "booklet-big-book-saddle.pdf").pages[0]
+    assert (float(sheet.mediabox.width), float(sheet.mediabox.height)) == (1224.0, 792.0)
+
+
+@pytest.mark.parametrize(
+    ("own", "paper", "needs"),
+    [("a5", "letter", "A4 (210x297 mm)"), ("half-letter", "letter", None), ("a5", "a4", None)],
+)
+def test_which_booklets_need_other_paper(
+    write_campaign: WriteCampaign, own: str, paper: str, needs: str | None
+) -> None:
+    folder = _campaign(
+        write_campaign, "# Only\n\nText.\n", f"title: T\npaper: {own}\nchapters: [one.md]\n"
+    )
+    view = _view(folder, paper, impose="saddle")
+    assert view["saddle"]["paper"] == needs
 
 
 # --------------------------------------------------------------------------------------------

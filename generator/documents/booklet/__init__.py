@@ -19,7 +19,7 @@ from ...render.images import ImageProblem, portrait_data_url
 from ...render.names import slug
 from ...statblocks import Computed
 from ..base import BuildOptions, Document, page_context
-from .imposition import LAYOUTS, booklet_layout, impose_saddle
+from .imposition import LAYOUTS, booklet_layout, impose_saddle, saddle_sheet
 from .inserts import INSERTS, statblock_view
 from .markdown import check_inline, mark_inserts, markdown, parse_chapter, picture_size
 from .source import BOOKLET_FILE, Booklet, BookletContext, BookletDef, booklet_file, load_booklet
@@ -132,6 +132,9 @@ def booklet_view(
         "cover": cover,
         "toc": toc,
         "chapters": chapters,
+        # For the build: the sheet the saddle copy goes on, and its name for the summary
+        # when it is not the build's paper (a booklet that names its own page size).
+        "saddle": saddle_sheet(paper, options),
     }
 
 

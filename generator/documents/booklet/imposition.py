@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import pikepdf
 
 from ..base import BuildOptions
 
 BookletPaper = Literal["letter", "a4", "a5", "half-letter"]
+PT_PER_MM = 72 / 25.4
 
 
 @dataclass(frozen=True)
@@ -50,18 +51,57 @@ LAYOUTS: dict[str, Layout] = {
 }
 
 
-def booklet_layout(paper: BookletPaper | None, options: BuildOptions) -> tuple[str, Layout]:
-    """The paper a booklet prints on (its own ``paper:``, else the build's) and its layout."""
-    paper = paper or options.paper
+# A saddle-stitched booklet's page is half the build's paper, so that the imposed copy, two
+# pages side by side, prints on the paper the user chose.
+HALF_OF: dict[str, BookletPaper] = {"letter": "half-letter", "a4": "a5"}
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """The paper two pages of one size print on side by side, landscape."""
+
+    name: str  # as the summary names it
+    width_mm: float
+    height_mm: float
+
+
+# Two A5 pages are 296 mm wide and A4 is 297: the pages sit in the middle of the sheet, the
+# fold (the spine) on its centre line, and the half millimetre each side stays blank.
+SHEET_FOR: dict[BookletPaper, Sheet] = {
+    "a5": Sheet("A4 (210x297 mm)", 297.0, 210.0),
+    "half-letter": Sheet("letter (8.5x11 in)", 279.4, 215.9),
+    "a4": Sheet("A3 (297x420 mm)", 420.0, 297.0),
+    "letter": Sheet("tabloid (11x17 in)", 431.8, 279.4),
+}
+
+
+def booklet_layout(
+    paper: BookletPaper | None, options: BuildOptions
+) -> tuple[BookletPaper, Layout]:
+    """The paper a booklet's pages are (its own ``paper:``, else the build's, halved when
+    the build imposes it for saddle stitching) and their layout."""
+    if paper is None:
+        paper = HALF_OF[options.paper] if options.impose == "saddle" else options.paper
     return paper, LAYOUTS[paper]
+
+
+def saddle_sheet(paper: BookletPaper, options: BuildOptions) -> dict[str, Any]:
+    """What the build needs to impose ``paper`` pages: the sheet's size in points, and its
+    name when it is not the build's paper (a booklet that names its own page size, such as
+    Letter pages on "tabloid (11x17 in)"), else None."""
+    sheet = SHEET_FOR[paper]
+    return {
+        "size_pt": (sheet.width_mm * PT_PER_MM, sheet.height_mm * PT_PER_MM),
+        "paper": None if HALF_OF[options.paper] == paper else sheet.name,
+    }
 
 
 # The printer's copy. Print it on both sides, flipping on the short edge, stack the sheets
 # in order, fold them in half together and staple on the fold. Page N lands beside page 1
 # on the outside of the first sheet, page 2 beside page N-1 on its back, and so on inwards.
 # The sheet is as wide as two pages: A5 pages print on A4, half-letter pages on Letter (A4
-# and Letter pages would need A3 or tabloid sheets). Imposed sheets are for the printer
-# only, so the pages' tags and bookmarks are not carried over.
+# and Letter pages need A3 or tabloid sheets, which the summary says). Imposed sheets are
+# for the printer only, so the pages' tags and bookmarks are not carried over.
 
 
 # One side of a sheet: the page numbers (1-based) on its left and right half. Numbers past
@@ -91,8 +131,10 @@ def saddle_order(pages: int) -> list[Side]:
     return sides
 
 
-def impose_saddle(pdf_bytes: bytes) -> bytes:
-    """Every pair of pages placed side by side on a sheet twice as wide, in saddle order.
+def impose_saddle(pdf_bytes: bytes, sheet_pt: tuple[float, float] | None = None) -> bytes:
+    """Every pair of pages placed side by side on a sheet, in saddle order: a sheet of
+    ``sheet_pt`` (width, height in points) with the fold on its centre line, or one
+    exactly twice as wide as a page.
 
     The pages keep their size (no scaling): type set for a 9.5 pt body stays 9.5 pt.
     """
@@ -112,11 +154,16 @@ def impose_saddle(pdf_bytes: bytes) -> bytes:
                 forms[number] = copied
             return forms[number]
 
+        sheet_w, sheet_h = sheet_pt or (2 * width, height)
+        if sheet_w < 2 * width - 0.5 or sheet_h < height - 0.5:
+            raise ValueError("two pages do not fit side by side on the sheet")
+        fold, bottom = sheet_w / 2, (sheet_h - height) / 2
         for left, right in saddle_order(count):
-            sheet = out.add_blank_page(page_size=(2 * width, height))
-            for number, x in ((left, 0.0), (right, width)):
+            sheet = out.add_blank_page(page_size=(sheet_w, sheet_h))
+            for number, x in ((left, fold - width), (right, fold)):
                 if number <= count:  # later numbers are the padding: left blank
-                    sheet.add_overlay(form(number), pikepdf.Rectangle(x, 0, x + width, height))
+                    where = pikepdf.Rectangle(x, bottom, x + width, bottom + height)
+                    sheet.add_overlay(form(number), where)
         buffer = io.BytesIO()
         out.save(buffer, deterministic_id=True)
         return buffer.getvalue()

@@ -190,9 +190,40 @@ def check_inline(parsed: ParsedChapter, ctx: BookletContext) -> None:
                 child.attrSet("style", f"width: {width:.1f}mm")
 
 
+def _is_insert(token: Token) -> bool:
+    return token.type == "fence" and token.info.strip().split(" ")[0] == INSERT_FENCE
+
+
 def mark_inserts(parsed: ParsedChapter, ctx: BookletContext) -> None:
     for token in parsed.tokens:
-        if token.type == "fence" and token.info.strip().split(" ")[0] == INSERT_FENCE:
+        if _is_insert(token):
             view = insert_view(token, ctx, parsed.file.shown)
             # A failed insert renders as nothing: the build stops on the problem anyway.
             token.meta["insert"] = view if view is not None else {"type": "none"}
+    keep_with_tables(parsed.tokens)
+
+
+LEADS_IN = "leads-in"  # the CSS keeps such a paragraph on the page of what follows it
+# How many paragraphs before a table introduce it: a section's opening words and the
+# sentence that says how to read the table, together about a third of a small page.
+INTRO_PARAGRAPHS = 2
+
+
+def keep_with_tables(tokens: Sequence[Token]) -> None:
+    """The paragraphs right before a table or an insert (up to INTRO_PARAGRAPHS) introduce
+    it: mark them so the page never breaks between them and the table. Otherwise a page
+    can end on the words that explain a table printed overleaf, or a chapter's last page
+    hold a table alone, the rest of it blank."""
+    for index, token in enumerate(tokens):
+        if token.type != "table_open" and not _is_insert(token):
+            continue
+        # A paragraph is three tokens: paragraph_open, inline, paragraph_close.
+        end = index
+        for _ in range(INTRO_PARAGRAPHS):
+            if end < 3 or tokens[end - 1].type != "paragraph_close":
+                break
+            opening = tokens[end - 3]
+            if opening.type != "paragraph_open" or opening.level != token.level:
+                break
+            opening.attrJoin("class", LEADS_IN)
+            end -= 3

@@ -44,7 +44,7 @@ class BookletDef(BaseModel):
     subtitle: Line | None = None
     author: Line | None = None
     version: Line | None = None  # "1.2", or a number (written as given)
-    paper: BookletPaper | None = None  # default: the build's --paper
+    paper: BookletPaper | None = None  # default: the build's --paper (halved for --impose saddle)
     cover: RelPath | None = None  # a picture, relative to the campaign folder
     chapters: list[RelPath] = Field(min_length=1, max_length=60)
 
