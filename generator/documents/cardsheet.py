@@ -5,31 +5,51 @@ Pure geometry in millimetres (origin at the top-left of the page, y downwards), 
 be tested without rendering. Templates receive the results as ready CSS lengths.
 
 Conventions:
-- A card's *trim box* is where it is cut. With bleed, its background runs ``BLEED_MM`` past
-  the trim on every side, and neighbours sit ``2 * BLEED_MM`` apart so bleeds never meet.
-- Cut marks are hairlines on the extension of every trim line, outside the grid, never
-  closer than ``SAFE_MM`` to the paper edge, where home printers clip. They start clear of
-  the bleed where the margin allows; where it does not, they cross it (it is cut away).
-- Poker cards go 3 x 3 on Letter and A4 (Letter leaves only 7.7 mm above and below the grid,
-  so those marks are short). Bleed gaps cost a row on Letter and a column on A4.
+- A card's *trim box* is where it is cut; its *slot* is the trim box as it lies on the
+  page (a card turned a quarter turn lies on its side). Neighbours sit a gutter apart, so a
+  cut a little off never takes a strip of the next card's title band. With bleed, its
+  background runs ``BLEED_MM`` past the trim on every side and the gutter is ``2 * BLEED_MM``:
+  the bleeds meet in the middle of it and never run onto a neighbour.
+- Text stays ``CARD_SAFE_MM`` inside the trim (the template's ``card-safe`` box).
+- Cut marks are hairlines on the extension of every trim line, in the margins around the
+  grid, never over a card, at least ``MIN_MARK_MM`` long and never nearer the paper edge
+  than ``PRINTABLE_MM``. They start clear of the bleed where the margin allows; where it
+  does not, they cross it, painted over it (the bleed is cut away with them).
+- Poker cards go 8 to a sheet on Letter and A4, on their sides in 2 columns of 4: 3 x 3
+  upright does not leave 4 mm marks inside the printable zone on either paper (Letter
+  has 15.4 mm to spare in its height, A4 21 mm in its width, and marks need 10.85 mm on
+  each side). Bleed gutters cost Letter a row (2 x 3).
 - Back positions are in the back page's own coordinates (as seen looking at the back).
   A printer that shifts its backs by (dx, dy) is corrected by moving every back by
   (-dx, -dy): ``settings.duplex_offset_mm`` holds (dx, dy), measured by ``calibrate``.
+- Turns are degrees clockwise. A back is turned so that it reads upright when its card is
+  turned over side to side, as card players turn cards.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .base import PAPER_MM
 
-SAFE_MM = 6.0  # nothing printed closer to the paper edge (DESIGN.md, "Look and feel")
+# How near the paper's edge anything may print. Home printers do not print to the edge:
+# lasers leave about 4.2 mm (1/6 in) on every side, inkjets 3 to 5 mm (most at the
+# bottom, where the sheet leaves the rollers), and a sheet can feed a millimetre off. A
+# quarter inch clears all of them with room to spare; it is the margin PCL lasers and
+# most drivers' "printable area" reserve, and more than DESIGN.md's 6 mm.
+PRINTABLE_MM = 6.35
+CARD_SAFE_MM = 3.0  # text this far inside the trim: what a cut a little off can eat
 BLEED_MM = 3.0
+GUTTER_MM = 3.0  # between cards, where the paper has room for it
+MIN_GUTTER_MM = 1.5  # the least: a cut that wanders half of it still misses the neighbour
 MARK_GAP_MM = 0.5  # between a mark and the grid (or its bleed), so no mark shows on a card
-MIN_MARK_MM = 0.8  # shorter than this, a mark is no help; the grid loses a row instead
+MIN_MARK_MM = 4.0  # shorter, a ruler cannot be laid on a mark; the grid loses a row instead
 MAX_MARK_MM = 5.0
+# The room a side of the grid needs for its marks: the gap, a mark, the unprintable edge.
+MARK_MARGIN_MM = MARK_GAP_MM + MIN_MARK_MM + PRINTABLE_MM
 FOLD_GAP_MM = 3.0  # each side of a fold line, so a fold a little off still cuts clean
 NOTE_MM = 3.0  # height of a one-line 7 pt note in a page margin
 MARK_PT = 0.5  # hairline width: the thinnest line every printer renders
@@ -38,6 +58,8 @@ MM_PER_PX = 25.4 / 96  # WeasyPrint's layout unit is the CSS px
 
 Backs = Literal["none", "duplex", "fold"]
 Edge = Literal["long", "short"]
+Axis = Literal["x", "y"]
+SIDEWAYS = 270  # a card on its side: its top to the left, read by turning the sheet clockwise
 
 
 @dataclass(frozen=True)
@@ -82,8 +104,9 @@ class Line:
 class Imposition:
     """Where the cards of one sheet of paper go.
 
-    ``fronts[i]`` is the trim box of the i-th card on a front page. ``backs[i]`` is where
-    the same card's back goes: on the back page (duplex) or on the same page (fold).
+    ``fronts[i]`` is the slot of the i-th card on a front page: its trim box as it lies on
+    the page, ``card_h`` wide when the card is turned on its side. ``backs[i]`` is where the
+    same card's back goes: on the back page (duplex) or on the same page (fold).
     """
 
     page_w: float
@@ -96,7 +119,9 @@ class Imposition:
     rows: int
     fronts: list[Rect]
     backs: list[Rect] = field(default_factory=list)
-    back_rotated: bool = False  # fold along a horizontal line: backs upside down
+    turn: int = 0  # degrees clockwise every front is turned (SIDEWAYS: on its side)
+    back_turn: int = 0  # and every back on a fold sheet
+    gutter: float = 0.0  # between neighbouring trim boxes (bleed included)
     marks: list[Line] = field(default_factory=list)
     fold: Line | None = None
 
@@ -104,37 +129,76 @@ class Imposition:
     def per_page(self) -> int:
         return len(self.fronts)
 
+    @property
+    def slot(self) -> tuple[float, float]:
+        """Width and height of a card as it lies on the page."""
+        return turned_size((self.card_w, self.card_h), self.turn)
+
+    @property
+    def back_rotated(self) -> bool:
+        """Do the backs of a fold sheet face another way than the fronts?"""
+        return self.back_turn != self.turn
+
 
 def paper_size(paper: str, landscape: bool = False) -> tuple[float, float]:
     w, h = PAPER_MM[paper]
     return (h, w) if landscape else (w, h)
 
 
-def _fits(count: int, size: float, gap: float, room: float, bleed: float, inner: float) -> bool:
-    """Do ``count`` cards of ``size`` (``gap`` apart) fit in ``room`` with space for cut
-    marks on the outer side(s)? ``inner`` is what a fold needs on the other side.
-
-    The outer bleed may reach into the margin printers clip: it is cut off anyway, and a
-    mark may cross it. The marks themselves stay out of the clipped margin."""
-    extent = count * size + (count - 1) * gap + inner
-    outer_sides = 1 if inner else 2
-    margin = (room - extent) / outer_sides
-    needed = max(SAFE_MM + MIN_MARK_MM + MARK_GAP_MM, bleed)
-    return count >= 1 and margin + 1e-9 >= needed
+def turned_size(card: tuple[float, float], turn: int) -> tuple[float, float]:
+    w, h = card
+    return (h, w) if turn % 180 else (w, h)
 
 
-def _most(size: float, gap: float, room: float, bleed: float, inner: float = 0.0) -> int:
+def mirrored_turn(turn: int, axis: Axis) -> int:
+    """How a back is turned when its page is its front's mirror image across ``axis``
+    ("x": left and right swap, as over a vertical fold or a portrait sheet's long edge), so
+    it reads upright when the cut card is turned over side to side."""
+    return (360 - turn) % 360 if axis == "x" else (180 - turn) % 360
+
+
+def gutters(bleed: float) -> tuple[float, float]:
+    """The least and the widest gutter between cards: with bleed, exactly the two bleeds."""
+    return max(MIN_GUTTER_MM, 2 * bleed), max(GUTTER_MM, 2 * bleed)
+
+
+def _margin(count: int, size: float, gutter: float, room: float, inner: float) -> float:
+    """What is left on each outer side of ``count`` cards laid in ``room``; ``inner`` is
+    what a fold needs on the other side (then there is one outer side)."""
+    extent = count * size + (count - 1) * gutter + inner
+    return (room - extent) / (1 if inner else 2)
+
+
+def fits(count: int, size: float, gutter: float, room: float, inner: float = 0.0) -> bool:
+    """Do ``count`` cards of ``size`` (``gutter`` apart) fit in ``room`` with room for cut
+    marks on the outer side(s), inside the printable zone?"""
+    return count >= 1 and _margin(count, size, gutter, room, inner) + 1e-9 >= MARK_MARGIN_MM
+
+
+def most(size: float, gutter: float, room: float, inner: float = 0.0) -> int:
     count = 0
-    while _fits(count + 1, size, gap, room, bleed, inner):
+    while fits(count + 1, size, gutter, room, inner):
         count += 1
     return count
+
+
+def widest_gutter(
+    count: int, size: float, room: float, least: float, widest: float, inner: float = 0.0
+) -> float:
+    """The widest gutter, up to ``widest`` and to a tenth of a millimetre, that still lets
+    ``count`` cards fit with their marks (``count`` fits at ``least``)."""
+    if count < 2:
+        return widest
+    sides = 1 if inner else 2
+    spare = (room - inner - count * size - sides * MARK_MARGIN_MM) / (count - 1)
+    return max(least, min(widest, math.floor(spare * 10 + 1e-6) / 10))
 
 
 def _axis(start: float, count: int, size: float, gap: float) -> list[float]:
     return [start + i * (size + gap) for i in range(count)]
 
 
-def _cut_marks(
+def cut_marks(
     xs: Sequence[float],
     ys: Sequence[float],
     w: float,
@@ -143,54 +207,66 @@ def _cut_marks(
     page_w: float,
     page_h: float,
 ) -> list[Line]:
-    """Hairlines continuing every trim line past the grid, up to the safe margin.
+    """Hairlines continuing every trim line past the grid, outside the printable edge.
 
-    A mark starts clear of the bleed when the margin leaves room for it; otherwise it
-    crosses the bleed, which is cut away with it."""
+    ``xs`` and ``ys`` are the left and top edges of the slots (``w`` x ``h``). Every
+    column's two edges get a mark above and below the grid, every row's two edges one left
+    and right of it. A mark starts clear of the bleed when the margin leaves it
+    ``MIN_MARK_MM``; otherwise it starts ``MARK_GAP_MM`` off the trim and crosses the bleed
+    (the template paints marks over the cards' bleed)."""
     left, right = min(xs), max(xs) + w
     top, bottom = min(ys), max(ys) + h
 
     def clear(margin: float) -> float:
         """How far from the trim a mark starts, given the trim-to-paper-edge margin."""
         outside_bleed = bleed + MARK_GAP_MM
-        return outside_bleed if margin - outside_bleed - SAFE_MM >= MIN_MARK_MM else MARK_GAP_MM
+        fits_outside = margin - outside_bleed - PRINTABLE_MM >= MIN_MARK_MM - 1e-9
+        return outside_bleed if bleed and fits_outside else MARK_GAP_MM
+
+    def length(margin: float, start: float) -> float:
+        return min(MAX_MARK_MM, margin - start - PRINTABLE_MM)
 
     marks: list[Line] = []
     above, below = clear(top), clear(page_h - bottom)
+    up, down = length(top, above), length(page_h - bottom, below)
     for x in sorted({round(v, 4) for x0 in xs for v in (x0, x0 + w)}):
-        start = top - above
-        marks.append(Line(x, max(SAFE_MM, start - MAX_MARK_MM), x, start))
-        start = bottom + below
-        marks.append(Line(x, start, x, min(page_h - SAFE_MM, start + MAX_MARK_MM)))
+        marks.append(Line(x, top - above - up, x, top - above))
+        marks.append(Line(x, bottom + below, x, bottom + below + down))
     before, after = clear(left), clear(page_w - right)
+    lead, trail = length(left, before), length(page_w - right, after)
     for y in sorted({round(v, 4) for y0 in ys for v in (y0, y0 + h)}):
-        start = left - before
-        marks.append(Line(max(SAFE_MM, start - MAX_MARK_MM), y, start, y))
-        start = right + after
-        marks.append(Line(start, y, min(page_w - SAFE_MM, start + MAX_MARK_MM), y))
+        marks.append(Line(left - before - lead, y, left - before, y))
+        marks.append(Line(right + after, y, right + after + trail, y))
     return marks
 
 
-def grid(
-    paper: str,
-    card: tuple[float, float] = POKER_MM,
-    bleed: bool = False,
-    max_cols: int = 3,
-    max_rows: int = 3,
-) -> Imposition:
-    """The n-up grid for one-sided or duplex printing: portrait, centred, cut marks.
+def grid(paper: str, card: tuple[float, float] = POKER_MM, bleed: bool = False) -> Imposition:
+    """The n-up grid for one-sided or duplex printing: portrait paper, centred, cut marks.
 
-    Poker cards go 3 x 3 on Letter and A4. With bleed the 6 mm gaps cost a row on Letter
-    (3 x 2) and a column on A4 (2 x 3).
+    Cards go upright or on their sides, whichever fits more (upright on a tie); portrait
+    paper always, so a duplex back lands where ``calibrate`` measured. The gutter is as
+    wide as ``GUTTER_MM`` where the paper has room and never under ``MIN_GUTTER_MM``.
     """
     page_w, page_h = paper_size(paper)
-    w, h = card
     b = BLEED_MM if bleed else 0.0
-    gap = 2 * b
-    cols = min(max_cols, _most(w, gap, page_w, b))
-    rows = min(max_rows, _most(h, gap, page_h, b))
+    least, widest = gutters(b)
+    best: tuple[int, int, int, float] | None = None  # turn, cols, rows, gutter
+    for turn in (0, SIDEWAYS):
+        w, h = turned_size(card, turn)
+        cols, rows = most(w, least, page_w), most(h, least, page_h)
+        if best is None or cols * rows > best[1] * best[2]:
+            gutter = min(
+                widest_gutter(cols, w, page_w, least, widest),
+                widest_gutter(rows, h, page_h, least, widest),
+            )
+            best = (turn, cols, rows, gutter)
+    assert best is not None
+    turn, cols, rows, gap = best
     if not cols or not rows:
-        raise ValueError(f"a {w:g} x {h:g} mm card does not fit on {paper} with cut marks")
+        raise ValueError(
+            f"a {card[0]:g} x {card[1]:g} mm card does not fit on {paper} with cut marks"
+        )
+    w, h = turned_size(card, turn)
     x0 = (page_w - (cols * w + (cols - 1) * gap)) / 2
     y0 = (page_h - (rows * h + (rows - 1) * gap)) / 2
     xs, ys = _axis(x0, cols, w, gap), _axis(y0, rows, h, gap)
@@ -199,14 +275,24 @@ def grid(
         page_w,
         page_h,
         False,
-        w,
-        h,
+        card[0],
+        card[1],
         b,
         cols,
         rows,
         fronts,
-        marks=_cut_marks(xs, ys, w, h, b, page_w, page_h),
+        turn=turn,
+        gutter=gap,
+        marks=cut_marks(xs, ys, w, h, b, page_w, page_h),
     )
+
+
+def duplex_axis(layout: Imposition, edge: Edge = "long") -> Axis:
+    """Which coordinate a duplex back mirrors: turning the paper over its long edge swaps
+    left and right on portrait paper, top and bottom on landscape; its short edge the
+    other."""
+    portrait = layout.page_w <= layout.page_h
+    return "x" if (edge == "long") == portrait else "y"
 
 
 def duplex_backs(
@@ -218,9 +304,10 @@ def duplex_backs(
     short edge, rows. Every back then moves by minus the printer's measured offset.
     """
     dx, dy = offset_mm
+    axis = duplex_axis(layout, edge)
     backs = []
     for r in layout.fronts:
-        if edge == "long":
+        if axis == "x":
             mirrored = Rect(layout.page_w - r.x - r.w, r.y, r.w, r.h)
         else:
             mirrored = Rect(r.x, layout.page_h - r.y - r.h, r.w, r.h)
@@ -228,16 +315,31 @@ def duplex_backs(
     return backs
 
 
-def _fold_vertical(paper: str, landscape: bool, w: float, h: float, b: float) -> Imposition:
-    """Fronts left of a vertical fold, backs mirrored to its right (upright)."""
+def duplex_back_turn(layout: Imposition, edge: Edge = "long") -> int:
+    return mirrored_turn(layout.turn, duplex_axis(layout, edge))
+
+
+def _empty(page_w: float, page_h: float, landscape: bool, card: tuple[float, float]) -> Imposition:
+    return Imposition(page_w, page_h, landscape, card[0], card[1], 0.0, 0, 0, [])
+
+
+def _fold_vertical(
+    paper: str, landscape: bool, card: tuple[float, float], b: float, turn: int
+) -> Imposition:
+    """Fronts left of a vertical fold, their backs mirrored to its right."""
     page_w, page_h = paper_size(paper, landscape)
-    gap = 2 * b
+    w, h = turned_size(card, turn)
+    least, widest = gutters(b)
     fold = page_w / 2
     inner = max(FOLD_GAP_MM, b)  # trim to fold; with bleed the two bleeds meet at the fold
-    cols = _most(w, gap, fold, b, inner)
-    rows = _most(h, gap, page_h, b)
+    cols = most(w, least, fold, inner)
+    rows = most(h, least, page_h)
     if not cols or not rows:
-        return Imposition(page_w, page_h, landscape, w, h, b, 0, 0, [])
+        return _empty(page_w, page_h, landscape, card)
+    gap = min(
+        widest_gutter(cols, w, fold, least, widest, inner),
+        widest_gutter(rows, h, page_h, least, widest),
+    )
     right_edge = fold - inner
     xs = [right_edge - w - i * (w + gap) for i in range(cols)][::-1]
     y0 = (page_h - (rows * h + (rows - 1) * gap)) / 2
@@ -249,29 +351,39 @@ def _fold_vertical(paper: str, landscape: bool, w: float, h: float, b: float) ->
         page_w,
         page_h,
         landscape,
-        w,
-        h,
+        card[0],
+        card[1],
         b,
         cols,
         rows,
         fronts,
         backs,
-        marks=_cut_marks(all_x, ys, w, h, b, page_w, page_h),
-        fold=Line(fold, SAFE_MM + NOTE_MM + 1, fold, page_h - SAFE_MM),  # below the note
+        turn=turn,
+        back_turn=mirrored_turn(turn, "x"),
+        gutter=gap,
+        marks=cut_marks(all_x, ys, w, h, b, page_w, page_h),
+        fold=Line(fold, PRINTABLE_MM + NOTE_MM + 1, fold, page_h - PRINTABLE_MM),  # below the note
     )
 
 
-def _fold_horizontal(paper: str, landscape: bool, w: float, h: float, b: float) -> Imposition:
-    """Fronts above a horizontal fold, backs below it turned upside down, so they read
-    upright when the folded card is turned over like a page."""
+def _fold_horizontal(
+    paper: str, landscape: bool, card: tuple[float, float], b: float, turn: int
+) -> Imposition:
+    """Fronts above a horizontal fold, their backs mirrored below it (an upright front's
+    back upside down), so they read upright when the folded card is turned over."""
     page_w, page_h = paper_size(paper, landscape)
-    gap = 2 * b
+    w, h = turned_size(card, turn)
+    least, widest = gutters(b)
     fold = page_h / 2
     inner = max(FOLD_GAP_MM, b)
-    rows = _most(h, gap, fold, b, inner)
-    cols = _most(w, gap, page_w, b)
+    rows = most(h, least, fold, inner)
+    cols = most(w, least, page_w)
     if not cols or not rows:
-        return Imposition(page_w, page_h, landscape, w, h, b, 0, 0, [])
+        return _empty(page_w, page_h, landscape, card)
+    gap = min(
+        widest_gutter(rows, h, fold, least, widest, inner),
+        widest_gutter(cols, w, page_w, least, widest),
+    )
     bottom_edge = fold - inner
     ys = [bottom_edge - h - i * (h + gap) for i in range(rows)][::-1]
     x0 = (page_w - (cols * w + (cols - 1) * gap)) / 2
@@ -283,16 +395,18 @@ def _fold_horizontal(paper: str, landscape: bool, w: float, h: float, b: float) 
         page_w,
         page_h,
         landscape,
-        w,
-        h,
+        card[0],
+        card[1],
         b,
         cols,
         rows,
         fronts,
         backs,
-        back_rotated=True,
-        marks=_cut_marks(xs, all_y, w, h, b, page_w, page_h),
-        fold=Line(SAFE_MM, fold, page_w - SAFE_MM, fold),
+        turn=turn,
+        back_turn=mirrored_turn(turn, "y"),
+        gutter=gap,
+        marks=cut_marks(xs, all_y, w, h, b, page_w, page_h),
+        fold=Line(PRINTABLE_MM, fold, page_w - PRINTABLE_MM, fold),
     )
 
 
@@ -300,20 +414,21 @@ def fold_sheet(paper: str, card: tuple[float, float] = POKER_MM, bleed: bool = F
     """Fronts and backs on one side of the paper, either side of a fold line: print
     one-sided, fold in half (printed sides out), glue or not, cut both layers at once.
 
-    Tries both page orientations and both fold directions; takes the most cards per sheet,
-    preferring a vertical fold (backs stay upright) and portrait paper on a tie.
+    Tries both page orientations, both fold directions and cards upright or on their
+    sides; takes the most cards per sheet, then a sheet with room for the folding note,
+    then a vertical fold, portrait paper and upright cards, in that order.
     """
-    w, h = card
     b = BLEED_MM if bleed else 0.0
     candidates = [
-        _fold_vertical(paper, False, w, h, b),
-        _fold_vertical(paper, True, w, h, b),
-        _fold_horizontal(paper, False, w, h, b),
-        _fold_horizontal(paper, True, w, h, b),
+        make(paper, landscape, card, b, turn)
+        for make in (_fold_vertical, _fold_horizontal)
+        for landscape in (False, True)
+        for turn in (0, SIDEWAYS)
     ]
-    best = max(candidates, key=lambda c: c.per_page)  # max keeps the first of equals
+    # max keeps the first of equals
+    best = max(candidates, key=lambda c: (c.per_page, margin_note(c) is not None))
     if not best.per_page:
-        raise ValueError(f"a {w:g} x {h:g} mm card does not fit on {paper} folded")
+        raise ValueError(f"a {card[0]:g} x {card[1]:g} mm card does not fit on {paper} folded")
     return best
 
 
@@ -344,12 +459,14 @@ def place(rect: Rect) -> dict[str, Any]:
     }
 
 
-def line_style(line: Line, width_pt: float = MARK_PT) -> dict[str, str]:
-    """A hairline as an absolutely placed box with one border."""
+def line_style(line: Line, width_pt: float = MARK_PT, centred: bool = False) -> dict[str, str]:
+    """A hairline as an absolutely placed box with one border; ``centred`` puts the
+    border's middle on the line (a cut mark on its trim line), else its edge."""
+    half = width_pt * 25.4 / 72 / 2 if centred else 0.0
     vertical = line.x1 == line.x2
     if vertical:
         return {
-            "left": mm(line.x1),
+            "left": mm(line.x1 - half),
             "top": mm(min(line.y1, line.y2)),
             "width": "0",
             "height": mm(abs(line.y2 - line.y1)),
@@ -358,7 +475,7 @@ def line_style(line: Line, width_pt: float = MARK_PT) -> dict[str, str]:
         }
     return {
         "left": mm(min(line.x1, line.x2)),
-        "top": mm(line.y1),
+        "top": mm(line.y1 - half),
         "width": mm(abs(line.x2 - line.x1)),
         "height": "0",
         "border": f"border-top: {width_pt:g}pt",
@@ -367,15 +484,48 @@ def line_style(line: Line, width_pt: float = MARK_PT) -> dict[str, str]:
 
 
 def margin_note(layout: Imposition) -> dict[str, str] | None:
-    """Where a one-line note fits in the top margin (clear of the cut marks), if it does."""
-    top = min((r.y for r in layout.fronts), default=0.0)
-    if top - MAX_MARK_MM - MARK_GAP_MM - layout.bleed - SAFE_MM < NOTE_MM + 1:
+    """Where a one-line note fits in the top margin (above the cut marks), if it does."""
+    tops = [min(m.y1, m.y2) for m in layout.marks if m.x1 == m.x2]
+    tops += [r.y - layout.bleed for r in layout.fronts + layout.backs]
+    if not layout.fronts or min(tops) - PRINTABLE_MM < NOTE_MM + 1:
         return None
     return {
-        "left": mm(SAFE_MM + 6),
-        "top": mm(SAFE_MM),
-        "width": mm(layout.page_w - 2 * SAFE_MM - 12),
+        "left": mm(PRINTABLE_MM + 6),
+        "top": mm(PRINTABLE_MM),
+        "width": mm(layout.page_w - 2 * PRINTABLE_MM - 12),
     }
+
+
+def turn_style(card: tuple[float, float], turn: int, lift: bool = False) -> str:
+    """CSS for a card (width, height) turned ``turn`` degrees clockwise in its slot: laid
+    out upright from the slot's top-left corner, turned about that corner, then moved back
+    into the slot.
+
+    Laid out upright, a card on its side reaches below its slot; near the foot of a page
+    that would be past the page, where WeasyPrint drops lines (and a translucent group
+    drops what it draws off its page). ``lift`` lays it out from the slot's foot upwards
+    instead; a card rendered alone gets a page as tall as the card (``card_page``)."""
+    w, h = card
+    style = f"width: {mm(w)}; height: {mm(h)};"
+    if not turn:
+        return style
+    lifted = lift and turn % 180 != 0
+    dx, dy = {90: (h, 0.0), 180: (w, h), 270: (0.0, w)}[turn]
+    if lifted:
+        style += f" top: {mm(w - h)};"
+        dy += h - w
+    return (
+        f"{style} transform-origin: 0 0;"
+        f" transform: translate({mm(dx)}, {mm(dy)}) rotate({turn}deg);"
+    )
+
+
+def card_page(layout: Imposition) -> tuple[float, float]:
+    """The page one card is rendered alone on, before it is placed on its sheet: its slot
+    and bleed, and as tall as the card laid out upright (see ``turn_style``)."""
+    slot_w, slot_h = layout.slot
+    b = layout.bleed
+    return slot_w + 2 * b, max(slot_h, layout.card_h, layout.card_w) + 2 * b
 
 
 def page_view(layout: Imposition) -> dict[str, str]:
@@ -471,7 +621,7 @@ def card_margins(document: Any) -> list[tuple[str, float]]:
         for box in _walk(page._page_box):
             if CARD_CLASS not in _classes(box):
                 continue
-            card_id = box.element.get("data-card") or f"back:{box.element.get('data-back')}"
+            card_id = _card_id(box)
             limit = next((b for b in _walk(box) if LIMIT_CLASS in _classes(b)), box)
             foot = next((b for b in _walk(box) if FOOT_CLASS in _classes(b)), None)
             left = limit.padding_box_x()
@@ -503,6 +653,33 @@ def card_overflows(document: Any, tolerance_mm: float = 0.05) -> list[tuple[str,
     return [(card, over) for card, over in card_margins(document) if over > tolerance_mm]
 
 
+def trim_insets(document: Any) -> list[tuple[str, float]]:
+    """Every card with how near (mm) its text and images come to its trim, on the side
+    where they come nearest: what ``CARD_SAFE_MM`` promises, measured on the layout.
+
+    A card is an element of class ``card`` (its border box is the trim), named by its
+    ``data-card`` (a back by ``data-back``). Positions are taken before CSS transforms, in
+    the card's own frame, so a card turned on its side measures as it reads.
+    """
+    found: list[tuple[str, float]] = []
+    for page in document.pages:
+        for box in _walk(page._page_box):
+            if CARD_CLASS not in _classes(box):
+                continue
+            extent = _text_extent(box)
+            if extent is None:
+                continue
+            left, top = box.border_box_x(), box.border_box_y()
+            right, bottom = left + box.border_width(), top + box.border_height()
+            nearest = min(extent[0] - left, extent[1] - top, right - extent[2], bottom - extent[3])
+            found.append((_card_id(box), round(nearest * MM_PER_PX, 2)))
+    return found
+
+
+def _card_id(box: Any) -> str:
+    return str(box.element.get("data-card") or f"back:{box.element.get('data-back')}")
+
+
 def _runs_with_lines(box: Any, line: Any = None) -> Iterable[tuple[Any, Any]]:
     """Every non-blank glyph run inside ``box`` with the line box that holds it."""
     kind = type(box).__name__
@@ -526,7 +703,7 @@ def card_collisions(document: Any) -> list[tuple[str, str, str]]:
         for box in _walk(page._page_box):
             if CARD_CLASS not in _classes(box):
                 continue
-            card_id = box.element.get("data-card") or f"back:{box.element.get('data-back')}"
+            card_id = _card_id(box)
             rects = [
                 (
                     run.position_x,

@@ -1,8 +1,9 @@
 """Resilience card decks: the year's events and the careers, as poker cards to cut out.
 
 Two kinds share this module: ``events`` (``resilience-events.pdf``) and ``careers``
-(``careers.pdf``). Cards sit 9-up with cut marks (see ``cardsheet``); backs print on their
-own pages mirrored for duplex, beside the fronts for fold-over sheets, or not at all.
+(``careers.pdf``). Cards sit 8-up with gutters and cut marks (see ``cardsheet``); backs
+print on their own pages mirrored for duplex, beside the fronts for fold-over sheets, or
+not at all.
 
 The view model carries every sentence already worded ("Attacks economy", "d20 + 5",
 "hit: −2") and every position as a CSS length; the template only lays out.
@@ -11,9 +12,10 @@ The view model carries every sentence already worded ("Attacks economy", "d20 + 
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, get_args
 
 from ..content.loader import ContentEntry, merged_entries
@@ -23,12 +25,16 @@ from ..problems import Problem
 from ..statblocks import Computed
 from .base import BuildOptions, Document, Imposed, Placement, page_context
 from .cardsheet import (
+    BLEED_MM,
+    CARD_SAFE_MM,
     POKER_MM,
     Backs,
     Edge,
     Imposition,
     Rect,
+    card_page,
     chunks,
+    duplex_back_turn,
     duplex_backs,
     fold_sheet,
     grid,
@@ -37,6 +43,7 @@ from .cardsheet import (
     mm,
     page_view,
     place,
+    turn_style,
 )
 from .cardsheet import card_collisions as card_collisions
 from .cardsheet import card_margins as card_margins
@@ -90,12 +97,14 @@ DEFENSE_COLOUR = {"economy": "rust", "environment": "olive", "equity": "slate"}
 FOLD_NOTE = {
     False: "Fold on the dashed line, printed sides out, so each back sits behind its front;"
     " then cut through both layers on the marks.",
-    True: "Fold on the dashed line, printed sides out (the backs print upside down so they"
+    True: "Fold on the dashed line, printed sides out (the backs face the other way so they"
     " read upright when a card is turned over); then cut through both layers on the marks.",
 }
 
-# Height of the coloured title band from the trim line (plus the bleed, when there is one).
-BAND_MM = 10.2
+# The header (kicker and title) inside the safe area; the coloured band behind it runs
+# from the trim (or the bleed's edge) to the header's foot.
+HEAD_MM = 7.4
+BAND_MM = CARD_SAFE_MM + HEAD_MM
 
 
 @dataclass(frozen=True)
@@ -229,8 +238,19 @@ def _faces(kind: DeckKind, entries: list[ContentEntry]) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------------------------------
 
 
-def _slot(rect: Any, face: dict[str, Any], side: str, rotated: bool = False) -> dict[str, Any]:
-    return {**place(rect), "face": face, "side": side, "rotated": rotated}
+def _slot(
+    rect: Rect, face: dict[str, Any], side: str, turn: int = 0, page_h: float = math.inf
+) -> dict[str, Any]:
+    """A card in its slot; ``page_h`` is the height of the page the slot is on, so a card
+    on its side near the page's foot is laid out upwards (see ``turn_style``)."""
+    lift = rect.y + POKER_MM[1] + BLEED_MM > page_h
+    return {
+        **place(rect),
+        "face": face,
+        "side": side,
+        "turn": turn,
+        "turned": turn_style(POKER_MM, turn, lift),
+    }
 
 
 def imposition(paper: str, deck: DeckOptions) -> Imposition:
@@ -239,26 +259,46 @@ def imposition(paper: str, deck: DeckOptions) -> Imposition:
     return grid(paper, POKER_MM, deck.bleed)
 
 
+def per_sheet(kind: DeckKind, paper: str, deck: DeckOptions) -> str:
+    """The build summary's line for a deck: how many cards a sheet of paper holds and, when
+    that is fewer than a plain duplex deck holds, which option costs the cards."""
+    count = imposition(paper, deck).per_page
+    plain = imposition(paper, DeckOptions()).per_page
+    line = f"{kind}: {count} cards per sheet"
+    if count >= plain:
+        return line
+    reasons = []
+    unbled = imposition(paper, replace(deck, bleed=False)).per_page
+    if unbled < plain:
+        reasons.append("--backs fold puts each back beside its front")
+    if deck.bleed and count < unbled:
+        reasons.append(f"--bleed adds {BLEED_MM:g} mm around each card")
+    return f"{line}, not {plain}, because {' and '.join(reasons)}"
+
+
 def deck_pages(
     faces: list[dict[str, Any]], back: dict[str, Any], paper: str, deck: DeckOptions
 ) -> tuple[Imposition, list[dict[str, Any]]]:
     """Every page of a deck in print order, each with its cards, marks and fold line."""
     layout = imposition(paper, deck)
-    marks = [line_style(m) for m in layout.marks]
-    fold = line_style(layout.fold) if layout.fold is not None else None
-    backs = (
-        duplex_backs(layout, deck.duplex_edge, deck.duplex_offset_mm)
-        if deck.backs == "duplex"
-        else layout.backs
-    )
+    marks = [line_style(m, centred=True) for m in layout.marks]
+    fold = line_style(layout.fold, centred=True) if layout.fold is not None else None
+    if deck.backs == "duplex":
+        backs = duplex_backs(layout, deck.duplex_edge, deck.duplex_offset_mm)
+        back_turn = duplex_back_turn(layout, deck.duplex_edge)
+    else:
+        backs, back_turn = layout.backs, layout.back_turn
     note = margin_note(layout) if deck.backs == "fold" else None
     fold_note = {**note, "text": FOLD_NOTE[layout.back_rotated]} if note is not None else None
     pages: list[dict[str, Any]] = []
     for number, group in enumerate(chunks(faces, layout.per_page), start=1):
-        fronts = [_slot(r, f, "front") for r, f in zip(layout.fronts, group, strict=False)]
+        fronts = [
+            _slot(r, f, "front", layout.turn, layout.page_h)
+            for r, f in zip(layout.fronts, group, strict=False)
+        ]
         if deck.backs == "fold":
             fronts += [
-                _slot(r, back, "back", layout.back_rotated)
+                _slot(r, back, "back", back_turn, layout.page_h)
                 for r, _ in zip(backs, group, strict=False)
             ]
             pages.append(
@@ -288,7 +328,10 @@ def deck_pages(
             pages.append(
                 {
                     "side": "back",
-                    "cards": [_slot(r, back, "back") for r, _ in zip(backs, group, strict=False)],
+                    "cards": [
+                        _slot(r, back, "back", back_turn, layout.page_h)
+                        for r, _ in zip(backs, group, strict=False)
+                    ],
                     "marks": [],
                     "fold": None,
                     "note": None,
@@ -324,13 +367,19 @@ def deck_document(
     context = {
         "title": title,
         "page": page_context(options),
-        "sheet": {**page_view(layout), "band": mm(BAND_MM + layout.bleed)},
+        "sheet": {
+            **page_view(layout),
+            "band": mm(BAND_MM + layout.bleed),
+            "head": mm(HEAD_MM),
+            "safe": mm(CARD_SAFE_MM),
+        },
         "kind": kind,
         "palette": palette,
         "pages": pages,
         "bleed": deck.bleed,
         "backs": deck.backs,
         "count": len(faces),
+        "per_sheet": per_sheet(kind, options.paper, deck),
     }
     return Document(
         kind=kind,
@@ -345,14 +394,16 @@ def deck_document(
 
 def card_units(layout: Imposition, context: dict[str, Any]) -> Imposed:
     """The deck as units to render once and cache: every distinct card face (a page the
-    size of the card plus its bleed) and every distinct set of sheet furniture (cut marks,
-    fold line, note: a page the size of the paper), placed onto sheets in print order.
+    size of the card plus its bleed, ``card_page``) and every distinct set of sheet
+    furniture (cut marks, fold line, note: a page the size of the paper), placed onto
+    sheets in print order, furniture last so the marks print over the bleed.
 
     The pages come from ``deck_pages``, so the imposed deck puts every card exactly where
     the one-document layout in ``context`` does; the back is one unit used on every sheet.
     """
     b = layout.bleed
-    width, height = layout.card_w + 2 * b, layout.card_h + 2 * b
+    slot_w, slot_h = layout.slot
+    width, height = card_page(layout)
     card_sheet = {
         **context["sheet"],
         "width": mm(width),
@@ -363,7 +414,7 @@ def card_units(layout: Imposition, context: dict[str, Any]) -> Imposed:
         "card": {**context, "sheet": card_sheet, "pages": []},
         "sheet": {**context, "pages": []},
     }
-    slot = Rect(b, b, layout.card_w, layout.card_h)
+    slot = Rect(b, b, slot_w, slot_h)
     units: list[tuple[str, dict[str, Any]]] = []
     seen: dict[str, int] = {}
 
@@ -377,19 +428,20 @@ def card_units(layout: Imposition, context: dict[str, Any]) -> Imposed:
     sheets: list[list[Placement]] = []
     for page in context["pages"]:
         placements: list[Placement] = []
-        if page["marks"] or page["fold"] or page["note"]:
-            furniture = {**page, "cards": [], "sheet": 0}
-            placements.append(Placement(unit("sheet", furniture), 0.0, 0.0))
         for card in page["cards"]:
             alone = {
                 "side": page["side"],
-                "cards": [_slot(slot, card["face"], card["side"], card["rotated"])],
+                "cards": [_slot(slot, card["face"], card["side"], card["turn"])],
                 "marks": [],
                 "fold": None,
                 "note": None,
                 "sheet": 0,
             }
             placements.append(Placement(unit("card", alone), card["x_mm"] - b, card["y_mm"] - b))
+        # Marks, fold and note go on last, over the cards' bleed, as in the template.
+        if page["marks"] or page["fold"] or page["note"]:
+            furniture = {**page, "cards": [], "sheet": 0}
+            placements.append(Placement(unit("sheet", furniture), 0.0, 0.0))
         sheets.append(placements)
     return Imposed(contexts, units, sheets, (layout.page_w, layout.page_h))
 

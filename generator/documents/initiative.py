@@ -4,10 +4,12 @@ Everything a card shows is decided here, including how much fits on one card: th
 below are the same millimetres the template's CSS uses (they are passed to it as strings),
 so the overflow onto a "cont." card is computed, never left to the renderer to clip.
 
-Layout: cards (or fold-over tents, twice as tall) sit butted edge to edge in a grid centred
-on the page, at least SAFE_MM from every paper edge; the page turns landscape when that fits
-more cards. Cut marks are short hairlines outside the grid at every card edge, for a ruler;
-light grey guides along the card edges serve scissors.
+Layout: cards (or fold-over tents, twice as tall) sit a gutter apart in a grid centred on
+the page, with room around it for cut marks inside the printable zone (``cardsheet``'s
+rules: marks at least 4 mm long, nothing within ``PRINTABLE_MM`` of the paper edge); the
+page turns landscape when that fits more cards (no backs to line up, so nothing is lost).
+Cut marks are hairlines outside the grid at every card edge, for a ruler; light grey
+guides along the card edges serve scissors.
 """
 
 from __future__ import annotations
@@ -18,20 +20,24 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..definitions.campaign import Campaign
+from ..problems import Problem
 from ..render import measure
 from ..rules.actions import Action
 from ..rules.character import CharacterStats
 from ..statblocks import Block, Computed, InitiativeGroup
 from .base import PAPER_MM, BuildOptions, Document, page_context
-from .cardsheet import Rect
+from .cardsheet import (
+    CARD_SAFE_MM,
+    MARK_GAP_MM,
+    MAX_MARK_MM,
+    PRINTABLE_MM,
+    Rect,
+    gutters,
+    most,
+    widest_gutter,
+)
+from .cardsheet import cut_marks as trim_marks
 from .common import hp_track, signed
-
-SAFE_MM = 6.0  # nothing within 6 mm of the paper edge: home printers clip there
-MARK_GAP_MM = 1.0  # cut marks start this far outside the grid, so a cut never shows them
-MARK_MAX_MM = 5.0
-MARK_MIN_MM = 2.0
-MARK_EDGE_MM = 3.0  # and stop this far from the paper edge where the margin allows
-
 
 # ------------------------------------------------------------------------------------------
 # Layout math (pure, tested on its own)
@@ -78,22 +84,22 @@ class Grid:
         ]
 
 
-def _fit(space: float, cell: float, gutter: float) -> int:
-    return max(0, math.floor((space + gutter + 1e-9) / (cell + gutter)))
-
-
-def plan_grid(
-    paper: str, cell_w: float, cell_h: float, gutter: float = 0.0, margin: float = SAFE_MM
-) -> Grid:
-    """The grid that fits the most cells inside the safe area; portrait wins a tie."""
+def plan_grid(paper: str, cell_w: float, cell_h: float) -> Grid:
+    """The grid that fits the most cells with their cut marks; portrait wins a tie. The
+    gutter is as wide as ``cardsheet.GUTTER_MM`` where the paper has room."""
     paper_w, paper_h = PAPER_MM[paper]
+    least, widest = gutters(0.0)
     best: Grid | None = None
     for landscape in (False, True):
         page_w, page_h = (paper_h, paper_w) if landscape else (paper_w, paper_h)
-        cols = _fit(page_w - 2 * margin, cell_w, gutter)
-        rows = _fit(page_h - 2 * margin, cell_h, gutter)
+        cols = most(cell_w, least, page_w)
+        rows = most(cell_h, least, page_h)
         if cols * rows == 0:
             continue
+        gutter = min(
+            widest_gutter(cols, cell_w, page_w, least, widest),
+            widest_gutter(rows, cell_h, page_h, least, widest),
+        )
         width = cols * cell_w + (cols - 1) * gutter
         height = rows * cell_h + (rows - 1) * gutter
         grid = Grid(
@@ -132,33 +138,18 @@ class Mark:
         return Rect(self.x, self.y, self.length, 0.0)
 
 
-def _mark_length(margin: float) -> float:
-    room = margin - MARK_GAP_MM - MARK_EDGE_MM
-    return max(MARK_MIN_MM, min(MARK_MAX_MM, room))
-
-
-def _edges(start: float, count: int, cell: float, gutter: float) -> list[float]:
-    edges: set[float] = set()
-    for i in range(count):
-        low = start + i * (cell + gutter)
-        edges.update((round(low, 4), round(low + cell, 4)))
-    return sorted(edges)
-
-
 def cut_marks(grid: Grid) -> list[Mark]:
-    """Short lines outside the grid in line with every card edge, on all four sides."""
-    marks: list[Mark] = []
-    length_v = _mark_length(grid.top)
-    length_h = _mark_length(grid.left)
-    bottom = grid.top + grid.height
-    right = grid.left + grid.width
-    for x in _edges(grid.left, grid.cols, grid.cell_w, grid.gutter):
-        marks.append(Mark("v", x, grid.top - MARK_GAP_MM - length_v, length_v))
-        marks.append(Mark("v", x, bottom + MARK_GAP_MM, length_v))
-    for y in _edges(grid.top, grid.rows, grid.cell_h, grid.gutter):
-        marks.append(Mark("h", grid.left - MARK_GAP_MM - length_h, y, length_h))
-        marks.append(Mark("h", right + MARK_GAP_MM, y, length_h))
-    return marks
+    """Lines outside the grid in line with every card edge, on all four sides."""
+    cells = grid.cells()
+    xs = sorted({c.x for c in cells})
+    ys = sorted({c.y for c in cells})
+    lines = trim_marks(xs, ys, grid.cell_w, grid.cell_h, 0.0, grid.page_w, grid.page_h)
+    return [
+        Mark("v", line.x1, line.y1, line.y2 - line.y1)
+        if line.x1 == line.x2
+        else Mark("h", line.x1, line.y1, line.x2 - line.x1)
+        for line in lines
+    ]
 
 
 def guide_lines(cells: Sequence[Rect]) -> list[Mark]:
@@ -177,8 +168,9 @@ def guide_lines(cells: Sequence[Rect]) -> list[Mark]:
 
 
 def fold_marks(grid: Grid) -> list[Mark]:
-    """Dashed marks outside the grid at the middle of every tent row: where to fold."""
-    length = _mark_length(grid.left)
+    """Dashed marks outside the grid at the middle of every tent row: where to fold. They
+    take the room the cut marks have, left and right of the grid."""
+    length = min(MAX_MARK_MM, grid.left - MARK_GAP_MM - PRINTABLE_MM)
     right = grid.left + grid.width
     marks = []
     for row in range(grid.rows):
@@ -329,6 +321,7 @@ def css_metrics(m: Metrics) -> dict[str, Any]:
             "inner_h",
         )
     }
+    out["safe"] = mm(CARD_SAFE_MM)
     out["tick"] = mm(max(4.0, m.box - 0.2))
     out["pitch"] = mm(m.pitch)
     out["tent_h"] = mm(2 * m.card_h)
@@ -353,7 +346,6 @@ BAND_PAD_MM = 2.0  # .band padding on each side
 LABEL_GAP_MM = 2.0  # .band-label margin-left
 
 
-
 def text_width_mm(text: str, font: str, size_pt: float, tracking_em: float = 0.0) -> float:
     """How wide the renderer will set `text`, from the bundled font's own advance widths."""
     return measure.text_width_mm(text, font, size_pt, tracking_em)
@@ -371,6 +363,20 @@ def fit_text(
     while cut and text_width_mm(cut.rstrip() + "…" + suffix, font, size_pt, tracking) > width:
         cut = cut[:-1]
     return cut.rstrip() + "…" + suffix
+
+
+TYPE_FLOOR_PT = 7.0  # nothing on a printable is set smaller (tests/documents/test_type_floor.py)
+
+
+def member_name(
+    name: str, suffix: str, font: str, size_pt: float, room: float
+) -> tuple[float, str]:
+    """A member's line on a group card: a long name steps down in size, to the type floor,
+    before a letter of it is cut."""
+    size = size_pt
+    while size - 0.5 >= TYPE_FLOOR_PT and text_width_mm(name + suffix, font, size) > room:
+        size -= 0.5
+    return size, fit_text(name, font, size, room, suffix=suffix)
 
 
 def band_title(title: str, label: str, inner_w: float) -> tuple[str, str]:
@@ -544,9 +550,11 @@ def member_rows(
         room = name_w - (MINION_INDENT_MM if minion else 0.0) - 0.8
         suffixes = [f" {i}" for i in range(1, block.count + 1)] if block.count > 1 else [""]
         for suffix in suffixes:
+            size, shown = member_name(block.name, suffix, font, m.member_pt, room)
             view = {
                 "name": block.name + suffix,
-                "shown": fit_text(block.name, font, m.member_pt, room, suffix=suffix),
+                "shown": shown,
+                "name_size": "" if size == m.member_pt else f"{size}pt",
                 "minion": minion,
                 "cells": values,
                 "hp_lines": lines,
@@ -770,9 +778,20 @@ def all_cards(computed: Computed, options: BuildOptions) -> list[dict[str, Any]]
             cards += character_cards(block, None, computed, m)
     for card in cards:
         card["band_label"] = " · ".join(filter(None, (card["label"], card["part"])))
+        card["card_id"] = " ".join(filter(None, (card["title"], card["part"])))
         card["title_size"], card["band_title"] = band_title(
             card["title"], card["band_label"], m.inner_w
         )
+        if card["band_title"] != card["title"] and card["label"]:
+            # A long name matters more than the word "Character": give it the label's room
+            # (the card's layout still says which kind it is) before cutting a letter.
+            size, shown = band_title(card["title"], card["part"], m.inner_w)
+            if shown == card["title"]:
+                card["band_label"], card["title_size"], card["band_title"] = (
+                    card["part"],
+                    size,
+                    shown,
+                )
         card["player"]["title_size"] = player_title_size(card["title"], m.inner_w)
     return cards
 
@@ -818,6 +837,48 @@ def layout(cards: list[dict[str, Any]], options: BuildOptions) -> dict[str, Any]
     }
 
 
+def per_sheet(options: BuildOptions) -> str:
+    """The build summary's line: how many cards (or tents) a sheet of paper holds and, for
+    tents, why that is fewer."""
+    m = METRICS[options.card_size]
+    size = "" if options.card_size == "poker" else f"{options.card_size} "
+    cards = plan_grid(options.paper, m.card_w, m.card_h).per_page
+    if not options.tent:
+        return f"initiative: {cards} {size}cards per sheet"
+    tents = plan_grid(options.paper, m.card_w, 2 * m.card_h).per_page
+    return (
+        f"initiative: {tents} {size}tents per sheet, not {cards}, because --tent makes each"
+        " card a fold-over tent twice as tall"
+    )
+
+
+FILENAME = "initiative-cards.pdf"
+
+
+def shortened(cards: Sequence[dict[str, Any]]) -> list[Problem]:
+    """A layout warning for every name the cards had to cut to fit (a band title, a member's
+    line, the group a character rolls with): nothing the user wrote is lost in silence."""
+    found: dict[tuple[str, str], Problem] = {}
+
+    def warn(entry: str, field: str, shown: str, whole: str) -> None:
+        message = (
+            f"shortened to fit the initiative card: prints {shown!r}"
+            f" ({len(shown.rstrip('…'))} of {len(whole)} characters)"
+        )
+        found.setdefault((entry, field), Problem(message, FILENAME, None, entry, field, "warning"))
+
+    for card in cards:
+        band = str(card["band_title"])
+        if band.endswith("…") and band.upper() != str(card["title"]).upper():
+            warn(str(card["title"]), f"{card['kind']} card title", band, str(card["title"]))
+        for member in card.get("members", []):
+            if member["shown"] != member["name"]:
+                warn(str(member["name"]), "name on the group card", member["shown"], member["name"])
+        if card["kind"] == "character" and str(card.get("group_line", "")).endswith("…"):
+            warn(str(card["title"]), "group", str(card["group_line"]), str(card["group"]))
+    return list(found.values())
+
+
 def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> list[Document]:
     cards = all_cards(computed, options)
     if not cards:
@@ -830,6 +891,9 @@ def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> 
         "size": m.size,
         "tent": options.tent,
         "layout": layout(cards, options),
+        "per_sheet": per_sheet(options),
+        # The build reports these with the layout lint (see build.py), --strict fails.
+        "layout_problems": shortened(cards),
     }
     return [
         Document(

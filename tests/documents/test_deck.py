@@ -32,13 +32,18 @@ from scratchpress.documents.calibrate import (
 )
 from scratchpress.documents.cardsheet import (
     BLEED_MM,
+    GUTTER_MM,
     MARK_PT,
-    SAFE_MM,
+    MIN_MARK_MM,
+    PRINTABLE_MM,
+    SIDEWAYS,
     card_collisions,
     card_overflows,
+    duplex_back_turn,
     duplex_backs,
     fold_sheet,
     grid,
+    mirrored_turn,
 )
 from scratchpress.documents.deck import (
     DeckOptions,
@@ -47,6 +52,7 @@ from scratchpress.documents.deck import (
     event_documents,
     keep_numbers,
     layout_problems,
+    per_sheet,
 )
 from scratchpress.problems import InputError
 from scratchpress.render.engine import Rendered, render_pdf
@@ -114,7 +120,7 @@ def pages_for(kind: str, paper: str = "letter", **deck: Any) -> list[Any]:
 
 def test_builtin_content_loads_and_validates() -> None:
     content = resilience_content()
-    assert (len(content.events), len(content.careers), len(content.project_ideas)) == (45, 13, 25)
+    assert (len(content.events), len(content.careers), len(content.project_ideas)) == (45, 13, 46)
     assert len({e.id for e in content.events}) == 45
     for event in content.events:
         assert THREAT_DEFENSE[event.threat] == event.attacks
@@ -242,33 +248,38 @@ def test_bad_campaign_event_is_reported_by_check(write_campaign: WriteCampaign, 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 @pytest.mark.parametrize("bleed", [False, True])
-def test_grid_is_centred_with_cut_marks_outside_it_and_off_the_margin(
+def test_grid_is_centred_with_gutters_and_cut_marks_outside_it_and_off_the_margin(
     paper: str, bleed: bool
 ) -> None:
     layout = grid(paper, CARD, bleed)
     page_w, page_h = PAPER_MM[paper]
-    assert (layout.cols, layout.rows) == (
-        (3, 3) if not bleed else (3, 2) if paper == "letter" else (2, 3)
+    # 3 x 3 upright leaves no room for 4 mm marks inside the printable zone: the cards lie
+    # on their sides, 2 x 4; bleed gutters cost Letter a row.
+    assert layout.turn == SIDEWAYS
+    assert (layout.cols, layout.rows) == ((2, 3) if bleed and paper == "letter" else (2, 4))
+    assert layout.gutter == pytest.approx(
+        2 * BLEED_MM if bleed else 1.9 if paper == "letter" else GUTTER_MM
     )
+    w, h = CARD[1], CARD[0]  # on its side
     xs = sorted({r.x for r in layout.fronts})
     ys = sorted({r.y for r in layout.fronts})
-    gap = 2 * BLEED_MM if bleed else 0.0
-    assert all(b - a == pytest.approx(CARD[0] + gap) for a, b in itertools.pairwise(xs))
-    assert all(b - a == pytest.approx(CARD[1] + gap) for a, b in itertools.pairwise(ys))
+    assert all(b - a == pytest.approx(w + layout.gutter) for a, b in itertools.pairwise(xs))
+    assert all(b - a == pytest.approx(h + layout.gutter) for a, b in itertools.pairwise(ys))
     left, top = xs[0], ys[0]
-    right, bottom = xs[-1] + CARD[0], ys[-1] + CARD[1]
+    right, bottom = xs[-1] + w, ys[-1] + h
     assert left == pytest.approx(page_w - right) and top == pytest.approx(page_h - bottom)
     assert MARK_PT >= 0.5
     for mark in layout.marks:
         for x, y in ((mark.x1, mark.y1), (mark.x2, mark.y2)):
-            assert SAFE_MM - 1e-6 <= x <= page_w - SAFE_MM + 1e-6
-            assert SAFE_MM - 1e-6 <= y <= page_h - SAFE_MM + 1e-6
+            assert PRINTABLE_MM - 1e-6 <= x <= page_w - PRINTABLE_MM + 1e-6
+            assert PRINTABLE_MM - 1e-6 <= y <= page_h - PRINTABLE_MM + 1e-6
             inside = left < x < right and top < y < bottom
             assert not inside, f"cut mark inside the grid at {x:.1f}, {y:.1f}"
         assert (mark.x1 == mark.x2) != (mark.y1 == mark.y2)  # horizontal or vertical
-    # Every trim line gets a mark at both ends.
-    trims_x = {round(v, 3) for x in xs for v in (x, x + CARD[0])}
-    trims_y = {round(v, 3) for y in ys for v in (y, y + CARD[1])}
+        assert abs(mark.x2 - mark.x1) + abs(mark.y2 - mark.y1) >= MIN_MARK_MM - 1e-6
+    # Every trim line, both edges of every row and column, gets a mark at both ends.
+    trims_x = {round(v, 3) for x in xs for v in (x, x + w)}
+    trims_y = {round(v, 3) for y in ys for v in (y, y + h)}
     vertical = Counter(round(m.x1, 3) for m in layout.marks if m.x1 == m.x2)
     horizontal = Counter(round(m.y1, 3) for m in layout.marks if m.y1 == m.y2)
     assert vertical == {x: 2 for x in trims_x}
@@ -287,33 +298,77 @@ def test_duplex_backs_mirror_the_fronts_and_take_the_offset(edge: str) -> None:
         else:
             assert back.x == pytest.approx(front.x - dx)
             assert back.y == pytest.approx(layout.page_h - front.y - front.h - dy)
+    # A card lies on its side with its top to the left; turned over the long edge its
+    # back's top is on the right, over the short edge still on the left.
+    assert duplex_back_turn(layout, edge) == (90 if edge == "long" else SIDEWAYS)  # type: ignore[arg-type]
 
 
-def test_fold_sheet_puts_each_back_opposite_its_front() -> None:
-    layout = fold_sheet("letter", CARD)
-    assert layout.landscape and layout.per_page == 4 and layout.fold is not None
-    fold = layout.fold.x1
-    assert fold == pytest.approx(layout.page_w / 2)
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+@pytest.mark.parametrize("bleed", [False, True])
+def test_fold_sheet_puts_each_back_opposite_its_front(paper: str, bleed: bool) -> None:
+    layout = fold_sheet(paper, CARD, bleed)
+    assert layout.per_page == {("letter", False): 4, ("letter", True): 3}.get((paper, bleed), 4)
+    assert layout.fold is not None
+    vertical = layout.fold.x1 == layout.fold.x2
+    fold = layout.fold.x1 if vertical else layout.fold.y1
+    assert fold == pytest.approx((layout.page_w if vertical else layout.page_h) / 2)
     for front, back in zip(layout.fronts, layout.backs, strict=True):
-        assert front.x + front.w < fold < back.x
-        assert back.x - fold == pytest.approx(fold - (front.x + front.w))
-        assert back.y == front.y
+        if vertical:
+            assert front.right < fold < back.x and back.y == front.y
+            assert back.x - fold == pytest.approx(fold - front.right)
+        else:
+            assert front.bottom < fold < back.y and back.x == front.x
+            assert back.y - fold == pytest.approx(fold - front.bottom)
+    # Folded over, a back reads upright when its card is turned over side to side: over a
+    # vertical fold an upright back stays upright, over a horizontal one it turns round.
+    assert layout.back_turn == mirrored_turn(layout.turn, "x" if vertical else "y")
+    assert mirrored_turn(0, "y") == 180 and mirrored_turn(SIDEWAYS, "x") == 90
 
 
 def test_deck_page_counts() -> None:
     fronts = pages_for("events", backs="none")
-    assert len(fronts) == 5 and all(p["side"] == "front" for p in fronts)
-    assert [len(p["cards"]) for p in fronts] == [9, 9, 9, 9, 9]
+    assert len(fronts) == 6 and all(p["side"] == "front" for p in fronts)
+    assert [len(p["cards"]) for p in fronts] == [8, 8, 8, 8, 8, 5]
     duplex = pages_for("events", backs="duplex")
-    assert [p["side"] for p in duplex] == ["front", "back"] * 5
+    assert [p["side"] for p in duplex] == ["front", "back"] * 6
     fold = pages_for("events", backs="fold")
     per_sheet = fold_sheet("letter", CARD).per_page
     assert len(fold) == math.ceil(45 / per_sheet)
     assert sum(1 for p in fold for s in p["cards"] if s["side"] == "back") == 45
     careers = pages_for("careers", backs="duplex")
-    assert [len(p["cards"]) for p in careers] == [9, 9, 4, 4]  # 13: a short last sheet
+    assert [len(p["cards"]) for p in careers] == [8, 8, 5, 5]  # 13: a short last sheet
     bleed = pages_for("events", backs="none", bleed=True)
-    assert [len(p["cards"]) for p in bleed] == [6] * 7 + [3]  # Letter with bleed: 3 x 2
+    assert [len(p["cards"]) for p in bleed] == [6] * 7 + [3]  # Letter with bleed: 2 x 3
+
+
+@pytest.mark.parametrize(
+    ("paper", "deck", "line"),
+    [
+        ("letter", {}, "events: 8 cards per sheet"),
+        ("a4", {"bleed": True}, "events: 8 cards per sheet"),
+        (
+            "letter",
+            {"bleed": True},
+            "events: 6 cards per sheet, not 8, because --bleed adds 3 mm around each card",
+        ),
+        (
+            "letter",
+            {"backs": "fold"},
+            "events: 4 cards per sheet, not 8, because --backs fold puts each back beside its"
+            " front",
+        ),
+        (
+            "letter",
+            {"backs": "fold", "bleed": True},
+            "events: 3 cards per sheet, not 8, because --backs fold puts each back beside its"
+            " front and --bleed adds 3 mm around each card",
+        ),
+    ],
+)
+def test_the_build_summary_says_how_many_cards_a_sheet_holds_and_why_fewer(
+    paper: str, deck: dict[str, Any], line: str
+) -> None:
+    assert per_sheet("events", paper, DeckOptions(**deck)) == line
 
 
 def test_back_pages_mirror_the_front_positions_with_offset() -> None:
@@ -323,7 +378,7 @@ def test_back_pages_mirror_the_front_positions_with_offset() -> None:
     for front, back in zip(pages[::2], pages[1::2], strict=True):
         assert len(back["cards"]) == len(front["cards"])
         for f, b in zip(front["cards"], back["cards"], strict=True):
-            assert b["x_mm"] == pytest.approx(page_w - f["x_mm"] - CARD[0] - dx, abs=1e-3)
+            assert b["x_mm"] == pytest.approx(page_w - f["x_mm"] - CARD[1] - dx, abs=1e-3)
             assert b["y_mm"] == pytest.approx(f["y_mm"] - dy, abs=1e-3)
 
 
@@ -334,7 +389,7 @@ def test_back_pages_mirror_the_front_positions_with_offset() -> None:
 
 def test_event_deck_renders_duplex_on_letter(rendered_events: tuple[Rendered, PdfReader]) -> None:
     rendered, pdf = rendered_events
-    assert len(pdf.pages) == 10
+    assert len(pdf.pages) == 12  # 45 cards, 8 to a sheet
     assert all(size(p) == pytest.approx(LETTER, abs=1) for p in pdf.pages)
     assert rendered.warnings == []
 
@@ -366,7 +421,7 @@ def test_careers_fit_and_render_on_a4_folded(example: Campaign, tmp_path: Path) 
     pdf = write(rendered, tmp_path / "careers.pdf")
     count = len(merged_entries(example, "careers"))
     assert len(pdf.pages) == len(document.context["pages"]) == math.ceil(count / 4)
-    assert all(size(p) == pytest.approx((A4[1], A4[0]), abs=1) for p in pdf.pages)  # landscape
+    assert all(size(p) == pytest.approx(A4, abs=1) for p in pdf.pages)  # cards on their sides
     text = pdf.pages[0].extract_text()
     assert "Farmer" in text and "fighting or wrestling" in text and "each at level 1" in text
     assert card_overflows(rendered.document) == []

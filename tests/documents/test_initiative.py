@@ -19,15 +19,16 @@ from scratchpress.build import BuildReport, build
 from scratchpress.definitions.campaign import Campaign, load_campaign
 from scratchpress.documents import initiative
 from scratchpress.documents.base import PAPER_MM, BuildOptions
+from scratchpress.documents.cardsheet import CARD_SAFE_MM, MARK_MARGIN_MM, MIN_MARK_MM, PRINTABLE_MM
 from scratchpress.documents.initiative import (
     METRICS,
-    SAFE_MM,
     Rect,
     all_cards,
     cut_marks,
     fit_text,
     fold_marks,
     guide_lines,
+    per_sheet,
     plan_grid,
 )
 from scratchpress.resources import examples_dir
@@ -63,16 +64,20 @@ def _grid(paper: str, size: str, tent: bool) -> initiative.Grid:
 
 
 @pytest.mark.parametrize(("paper", "size", "tent"), CELLS)
-def test_cards_stay_in_the_safe_area_and_never_overlap(paper: str, size: str, tent: bool) -> None:
+def test_cards_leave_room_for_their_marks_and_a_gutter_between(
+    paper: str, size: str, tent: bool
+) -> None:
     grid = _grid(paper, size, tent)
     cells = grid.cells()
     assert len(cells) == grid.per_page > 0
     for cell in cells:
-        assert cell.x >= SAFE_MM - 1e-9 and cell.y >= SAFE_MM - 1e-9
-        assert cell.right <= grid.page_w - SAFE_MM + 1e-9
-        assert cell.bottom <= grid.page_h - SAFE_MM + 1e-9
+        assert cell.x >= MARK_MARGIN_MM - 1e-9 and cell.y >= MARK_MARGIN_MM - 1e-9
+        assert cell.right <= grid.page_w - MARK_MARGIN_MM + 1e-9
+        assert cell.bottom <= grid.page_h - MARK_MARGIN_MM + 1e-9
+    assert grid.gutter >= 1.5
     for a, b in itertools.combinations(cells, 2):
-        assert not a.overlaps(b), (a, b)
+        apart = max(b.x - a.right, a.x - b.right, b.y - a.bottom, a.y - b.bottom)
+        assert apart >= grid.gutter - 1e-9, (a, b)
 
 
 @pytest.mark.parametrize(("paper", "size", "tent"), CELLS)
@@ -83,8 +88,9 @@ def test_cut_marks_sit_outside_the_cards_on_the_page(paper: str, size: str, tent
     assert marks
     for mark in marks:
         rect = mark.rect
-        assert mark.length >= 2.0
-        assert rect.x > 0 and rect.right < grid.page_w and rect.y > 0 and rect.bottom < grid.page_h
+        assert mark.length >= MIN_MARK_MM - 1e-9
+        assert rect.x >= PRINTABLE_MM - 1e-9 and rect.right <= grid.page_w - PRINTABLE_MM + 1e-9
+        assert rect.y >= PRINTABLE_MM - 1e-9 and rect.bottom <= grid.page_h - PRINTABLE_MM + 1e-9
         for cell in cells:
             assert not _touches(rect, cell), (mark, cell)
 
@@ -113,12 +119,22 @@ def test_every_card_edge_has_cut_marks(paper: str, size: str, tent: bool) -> Non
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_cards_per_page(paper: str) -> None:
-    assert _grid(paper, "poker", False).per_page == 9  # 3 x 3 on both papers
-    assert (_grid(paper, "poker", False).cols, _grid(paper, "poker", False).rows) == (3, 3)
-    assert not _grid(paper, "poker", False).landscape
+    # 3 x 3 leaves no room for 4 mm marks inside the printable zone; 4 x 2 on a landscape
+    # page does, on both papers.
+    poker = _grid(paper, "poker", False)
+    assert (poker.cols, poker.rows, poker.landscape) == (4, 2, True)
     assert _grid(paper, "index", False).per_page == 4  # 2 x 2 on a landscape page
     assert _grid(paper, "poker", True).per_page == 4  # tents: fewer per page
     assert _grid(paper, "index", True).per_page == 2
+    assert per_sheet(BuildOptions(paper=paper)) == "initiative: 8 cards per sheet"  # type: ignore[arg-type]
+    assert per_sheet(BuildOptions(paper=paper, tent=True)) == (  # type: ignore[arg-type]
+        "initiative: 4 tents per sheet, not 8, because --tent makes each card a fold-over"
+        " tent twice as tall"
+    )
+
+
+def test_card_padding_is_at_least_the_safe_area() -> None:
+    assert all(m.pad >= CARD_SAFE_MM for m in METRICS.values())
 
 
 def test_grid_picks_the_orientation_that_fits_more() -> None:
@@ -326,8 +342,8 @@ def test_poker_letter(
     assert report.warnings == [] and report.problems == []
     groups, characters = _card_counts(_text(reader))
     assert (groups, characters) == (3, CHARACTERS)  # the Rookery's rows need two cards
-    assert len(reader.pages) == math.ceil((groups + characters) / 9) == 2
-    assert all(_close(_size(reader, i), LETTER_PT) for i in range(len(reader.pages)))
+    assert len(reader.pages) == math.ceil((groups + characters) / 8) == 2
+    assert all(_close(_size(reader, i), LETTER_PT[::-1]) for i in range(len(reader.pages)))
     _assert_group_numbers(_text(reader), example[1])
 
 
