@@ -15,6 +15,16 @@ mixes of abilities make sense is data: ``content/archetypes.yaml``; the names co
 
 Drawing is sequential, one NPC after another, so ``--count 12`` begins with the same ten
 NPCs as ``--count 10`` under the same seed.
+
+Variety (issue 15): a roster should not repeat itself. Names, description traits, ability
+notes and minion descriptions are drawn *least used first* (:class:`_Fresh`): among the
+phrases of a pool used fewest times so far in this roster, one at random. So no given name
+or family name comes back before its list is used up, and a phrase's share of a roster
+shrinks with the size of its pool, not with luck. Only the past decides (never the count
+asked for), which keeps the prefix property above. When a list does run out, the roster
+says so once (:func:`name_note`); a full name never repeats: one that would carries a
+numeral, "Mara Voss II". Without --group, a roster of more than 12 NPCs is split into
+bands of 6 to 12, each its own initiative group (:func:`band_plan`).
 """
 
 from __future__ import annotations
@@ -24,7 +34,8 @@ import json
 import math
 import re
 import shlex
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -47,7 +58,7 @@ MAX_CP = 1000  # the campaign settings' own limits
 MAX_LEVEL = 100
 MAX_PREFIX = 60
 MAX_GROUP = 120
-NAME_TRIES = 40  # fresh draws before a clashing name gets a number
+BAND_SIZE = (6, 12)  # NPCs per band without --group: a table can run a band as one group
 NOTED_ABILITIES = 3  # notes go on the best few abilities; the rest print bare, as in the books
 
 T = TypeVar("T")
@@ -195,6 +206,34 @@ def pick_weighted(rng: Random, items: Sequence[T], weights: Sequence[int]) -> T:
     raise AssertionError("unreachable: roll < total")
 
 
+_TRAIT_OPENING = re.compile(r"^(?:who|with) ")
+
+
+def _said(phrase: str) -> str:
+    """What a phrase says, whatever its opening: the trait "who likes a crowd to aim at" and
+    the note "likes a crowd to aim at" are one phrase to a reader."""
+    return _TRAIT_OPENING.sub("", phrase)
+
+
+class _Fresh:
+    """Least-used-first drawing over one roster: the phrases of a pool used fewest times so
+    far, one of them at random. Uses are counted by what a phrase says, so a phrase two pools
+    share (an archetype's note and the shared one, a trait and a note) is counted once."""
+
+    def __init__(self) -> None:
+        self.uses: Counter[str] = Counter()
+
+    def pick(self, rng: Random, items: Sequence[str], exclude: Collection[str] = ()) -> str:
+        """One of the least used ``items`` (file order, a repeated entry counted once),
+        skipping ``exclude`` (what this NPC already says) while anything else is left."""
+        pool = list(dict.fromkeys(items))
+        pool = [item for item in pool if item not in exclude] or pool
+        fewest = min(self.uses[_said(item)] for item in pool)
+        chosen = pick(rng, [item for item in pool if self.uses[_said(item)] == fewest])
+        self.uses[_said(chosen)] += 1
+        return chosen
+
+
 def seed_value(text: str) -> int | str:
     """``--seed 42`` seeds with the number 42, ``--seed goblins`` with the text."""
     stripped = text.strip()
@@ -221,13 +260,30 @@ class RosterSpec:
 
 
 @dataclass(frozen=True)
+class Band:
+    """A run of consecutive NPCs who share one initiative group."""
+
+    name: str
+    size: int
+
+
+@dataclass(frozen=True)
 class Plan:
-    """The spec resolved against the content: which archetype(s), which career."""
+    """The spec resolved against the content: which archetype(s), which career, which bands."""
 
     spec: RosterSpec
     archetype: str | None  # None: each NPC draws one from the mix
     career: Career | None
-    group: str
+    bands: tuple[Band, ...]  # in roster order; their sizes add up to the count
+
+    @property
+    def group(self) -> str | None:
+        """The one initiative group of the roster, or None when it is split into bands."""
+        return self.bands[0].name if len(self.bands) == 1 else None
+
+    def groups(self) -> list[str]:
+        """The initiative group of each NPC, in roster order."""
+        return [band.name for band in self.bands for _ in range(band.size)]
 
 
 @dataclass
@@ -248,6 +304,7 @@ class Npc:
     notes: dict[str, str] = field(default_factory=dict)
     career: str | None = None
     minions: list[MinionNpc] = field(default_factory=list)
+    name_reused: bool = False  # the name lists had run out (see name_note)
 
     @property
     def cp(self) -> int:
@@ -302,10 +359,45 @@ def _check_text(option: str, value: str, limit: int) -> str:
 
 
 def band_name(seed: int | str) -> str:
-    """The default group name: its own stream, so giving --group changes no NPC."""
+    """The default group name of a small roster (the first band of any roster)."""
+    return band_plan(seed, 1)[0].name
+
+
+def _band_size(rng: Random, remaining: int) -> int:
+    """The next band's size, 6 to 12: up to 12 NPCs left are one band; a remainder too
+    small to be a band of its own is shared with the band before it."""
+    least, most = BAND_SIZE
+    if remaining <= most:
+        return remaining
+    size = least + _below(rng, most - least + 1)
+    if remaining - size < least:
+        size = remaining // 2  # 13 to 17 left: two bands of 6 to 9
+    return size
+
+
+def band_plan(seed: int | str, count: int) -> tuple[Band, ...]:
+    """The default initiative groups: their own random stream, so giving --group changes
+    no NPC. Band names are distinct, their two words drawn least used first. Each band's
+    size and name are drawn in turn, so a bigger count keeps the bands before its last."""
     bands = name_lists().bands
     rng = Random(f"band:{seed}")
-    return f"The {pick(rng, bands.first)} {pick(rng, bands.second)}"
+    firsts, seconds = _Fresh(), _Fresh()
+    taken: set[str] = set()
+    out: list[Band] = []
+    remaining = count
+    while remaining > 0:
+        size = _band_size(rng, remaining)
+        remaining -= size
+        name = ""
+        for _ in range(len(bands.first) * len(bands.second)):
+            name = f"The {firsts.pick(rng, bands.first)} {seconds.pick(rng, bands.second)}"
+            if name not in taken:
+                break
+        else:  # every pairing taken (only with tiny lists): number it, as names are
+            name = _numbered(name, taken)
+        taken.add(name)
+        out.append(Band(name, size))
+    return tuple(out)
 
 
 def min_cp(career: Career | None, archetype: Archetype | None) -> int:
@@ -358,7 +450,8 @@ def plan(spec: RosterSpec, careers: Sequence[Career] = ()) -> Plan:
         if not group:
             raise RosterError("--group must not be empty")
     spec = dataclasses.replace(spec, name_prefix=prefix, group=group)
-    return Plan(spec, archetype, career, group or band_name(spec.seed))
+    bands = (Band(group, spec.count),) if group else band_plan(spec.seed, spec.count)
+    return Plan(spec, archetype, career, bands)
 
 
 # ------------------------------------------------------------------------------------------
@@ -452,30 +545,46 @@ def build_levels(
 
 
 def _article(phrase: str) -> str:
+    # By sound, not letter: "a one-handed guard", "a young medic", "an elegant duelist".
+    if phrase.lower().startswith(("one", "uni", "use")):
+        return "a"
     return "an" if phrase[:1].lower() in "aeiou" else "a"
 
 
-def describe(rng: Random, archetype: Archetype, career: Career | None = None) -> str:
+def describe(
+    rng: Random, archetype: Archetype, career: Career | None = None, fresh: _Fresh | None = None
+) -> str:
     """ "a wiry caravan guard who never forgets a face"; a career NPC is named by its trade."""
     book = archetype_book()
-    adjective = pick(rng, book.adjectives)
-    role = pick(rng, archetype.roles)
+    fresh = fresh or _Fresh()
+    adjective = fresh.pick(rng, book.adjectives)
+    role = fresh.pick(rng, archetype.roles)
     if career is not None:
         role = career.name.casefold()
-    trait = pick(rng, [*archetype.traits, *book.traits])
+    trait = fresh.pick(rng, [*archetype.traits, *book.traits])
     return f"{_article(adjective)} {adjective} {role} {trait}"
 
 
-def ability_notes(rng: Random, archetype: Archetype, levels: Mapping[str, int]) -> dict[str, str]:
-    """A note on each of the best few abilities above level 1 (the first one in any case)."""
+def ability_notes(
+    rng: Random,
+    archetype: Archetype,
+    levels: Mapping[str, int],
+    fresh: _Fresh | None = None,
+) -> dict[str, str]:
+    """A note on each of the best few abilities above level 1 (the first one in any case).
+
+    The pool of an ability is the archetype's own notes and then the shared ones: the
+    archetype's flavour first in the file, but a roster of one archetype still has enough
+    phrases to go round. One NPC never gets the same phrase twice."""
     book = archetype_book()
+    fresh = fresh or _Fresh()
     notes: dict[str, str] = {}
     for index, (name, level) in enumerate(levels.items()):
         if len(notes) >= NOTED_ABILITIES or (index > 0 and level < 2):
             break
-        pool = archetype.notes.get(name) or book.notes.get(name)
+        pool = [*archetype.notes.get(name, []), *book.notes.get(name, [])]
         if pool:
-            notes[name] = pick(rng, pool)
+            notes[name] = fresh.pick(rng, pool, exclude=notes.values())
     return notes
 
 
@@ -493,7 +602,12 @@ def minion_budget(rng: Random, command: int) -> list[tuple[int, int]]:
 
 
 def make_minions(
-    rng: Random, archetype: Archetype, leader_given: str, command: int, max_level: int
+    rng: Random,
+    archetype: Archetype,
+    leader_given: str,
+    command: int,
+    max_level: int,
+    fresh: _Fresh | None = None,
 ) -> list[MinionNpc]:
     budget = minion_budget(rng, command)
     templates = list(archetype.minions)
@@ -518,35 +632,69 @@ def make_minions(
         levels = build_levels(rng, minion_type, cp, max_level, required)
         noun = template.many if count > 1 else template.one
         out.append(
-            MinionNpc(f"{leader_given}'s {noun}", count, pick(rng, template.descriptions), levels)
+            MinionNpc(
+                f"{leader_given}'s {noun}",
+                count,
+                (fresh or _Fresh()).pick(rng, template.descriptions),
+                levels,
+            )
         )
     return out
 
 
+_ROMAN = (
+    (1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
+    (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"),
+)  # fmt: skip
+
+
+def roman(number: int) -> str:
+    """2 -> "II": how a second bearer of a name is told apart, as in a family line."""
+    out = []
+    for value, letters in _ROMAN:
+        count, number = divmod(number, value)
+        out.append(letters * count)
+    return "".join(out)
+
+
+def _numbered(name: str, taken: Collection[str]) -> str:
+    """``name`` with the first numeral not taken yet: "Mara Voss II", then "III"."""
+    number = 2
+    while f"{name} {roman(number)}" in taken:
+        number += 1
+    return f"{name} {roman(number)}"
+
+
 class _Names:
-    """Unique full names: fresh draws first, then a number on the end."""
+    """Unique full names. The given name and the family name are each drawn least used
+    first, so neither repeats before its list is used up; after that they come back in new
+    pairings. A full name that is taken anyway gets a numeral (:func:`_numbered`)."""
 
     def __init__(self, prefix: str, avoid: Sequence[str] = ()) -> None:
         self.prefix = prefix
-        self.taken: dict[str, int] = {name: 1 for name in avoid}
+        self.taken: set[str] = set(avoid)
+        self.given, self.family = _Fresh(), _Fresh()
+        self.reused = 0  # NPCs whose given or family name was already in the roster
+        lists = name_lists()
+        # The campaign's own people count as uses: the new roster avoids their names too.
+        for name in avoid:
+            words = name.split()
+            self.given.uses.update(w for w in dict.fromkeys(words) if w in lists.given)
+            self.family.uses.update(f for f in lists.family if name.endswith(f" {f}"))
 
     def draw(self, rng: Random) -> tuple[str, str]:
         lists = name_lists()
-        candidate, given = "", ""
-        for _ in range(NAME_TRIES):
-            given = pick(rng, lists.given)
-            candidate = self._full(given, pick(rng, lists.family))
-            if candidate not in self.taken:
-                self.taken[candidate] = 1
-                return candidate, given
-        number = self.taken[candidate]
-        while True:
-            number += 1
-            numbered = f"{candidate} {number}"
-            if numbered not in self.taken:
-                self.taken[candidate] = number
-                self.taken[numbered] = 1
-                return numbered, given
+        given = self.given.pick(rng, lists.given)
+        # A family name that makes a taken full name is passed over while another is left.
+        clashing = [f for f in lists.family if self._full(given, f) in self.taken]
+        family = self.family.pick(rng, lists.family, exclude=clashing)
+        if self.given.uses[given] > 1 or self.family.uses[family] > 1:
+            self.reused += 1
+        name = self._full(given, family)
+        if name in self.taken:
+            name = _numbered(name, self.taken)
+        self.taken.add(name)
+        return name, given
 
     def _full(self, given: str, family: str) -> str:
         name = f"{given} {family}"
@@ -558,6 +706,8 @@ def generate(plan_: Plan) -> list[Npc]:
     book = archetype_book()
     rng = Random(spec.seed)
     names = _Names(spec.name_prefix, spec.avoid_names)
+    fresh = _Fresh()  # descriptions, notes and minion descriptions share one count
+    groups = plan_.groups()
     # A small budget leaves out the archetypes whose requirements it cannot pay for.
     mix = [
         name
@@ -566,7 +716,7 @@ def generate(plan_: Plan) -> list[Npc]:
     ]
     mix_weights = [book.mix[name] for name in mix]
     npcs: list[Npc] = []
-    for _ in range(spec.count):
+    for index in range(spec.count):
         key = plan_.archetype or pick_weighted(rng, mix, mix_weights)
         archetype = book.archetypes[key]
         required = plan_.career.required if plan_.career is not None else archetype.required
@@ -579,21 +729,41 @@ def generate(plan_: Plan) -> list[Npc]:
             use_minimums=plan_.career is None,
             floor=book.min_levels,
         )
+        reused = names.reused
         name, given = names.draw(rng)
         npc = Npc(
             name=name,
-            description=describe(rng, archetype, plan_.career),
-            group=plan_.group,
+            description=describe(rng, archetype, plan_.career, fresh),
+            group=groups[index],
             archetype=key,
             levels=levels,
-            notes=ability_notes(rng, archetype, levels),
+            notes=ability_notes(rng, archetype, levels, fresh),
             career=plan_.career.name if plan_.career is not None else None,
+            name_reused=names.reused > reused,
         )
         command = levels.get("command", 0)
         if archetype.minions and command >= 1:
-            npc.minions = make_minions(rng, archetype, given, command, spec.max_level)
+            npc.minions = make_minions(rng, archetype, given, command, spec.max_level, fresh)
         npcs.append(npc)
     return npcs
+
+
+def name_note(npcs: Sequence[Npc]) -> str | None:
+    """One sentence when the name lists ran out, None while every name is fresh."""
+    reused = [npc for npc in npcs if npc.name_reused]
+    if not reused:
+        return None
+    lists = name_lists()
+    return (
+        f"the name lists ({len(set(lists.given))} given, {len(set(lists.family))} family"
+        f" names) ran out at {reused[0].name}: {plural_npcs(len(reused))} share a given or"
+        " family name with someone else in the roster or campaign (full names stay unique;"
+        " one that would repeat carries a numeral, like II)"
+    )
+
+
+def plural_npcs(count: int) -> str:
+    return f"{count} NPC" if count == 1 else f"{count} NPCs"
 
 
 # ------------------------------------------------------------------------------------------
@@ -665,16 +835,34 @@ def to_yaml(plan_: Plan, npcs: Sequence[Npc]) -> str:
         if plan_.career is not None
         else (f"archetype {plan_.archetype}" if plan_.archetype else "a mix of archetypes")
     )
+    several = len(plan_.bands) > 1
+    where = (
+        f"in {len(plan_.bands)} bands, one initiative group each"
+        if several
+        else f"in the initiative group {plan_.bands[0].name}"
+    )
     lines = [
-        f"# {len(npcs)} NPCs ({what}) in the initiative group {plan_.group!s}, each built on"
-        f" {spec.cp} CP with no ability above {spec.max_level}.",
+        f"# {len(npcs)} NPCs ({what}) {where},",
+        f"# each built on {spec.cp} CP with no ability above {spec.max_level}.",
         f"# Made by: {command}",
         "# The same command makes the same file. Edit freely; `scratchpress check` says if an",
         "# edit breaks a rule. NPCs get no character sheet: add `sheet: true` to one for its own.",
-        "",
-        "npcs:",
     ]
-    for npc in npcs:
+    note = name_note(npcs)
+    if note is not None:
+        lines.append(f"# Note: {note}.")
+    lines += ["", "npcs:"]
+    # With several bands, a comment opens each: where one ends is easy to see and to edit.
+    openings = {
+        sum(band.size for band in plan_.bands[:number]): (number + 1, band)
+        for number, band in enumerate(plan_.bands)
+    }
+    for index, npc in enumerate(npcs):
+        if several and index in openings:
+            number, band = openings[index]
+            lines.append(
+                f"  # Band {number} of {len(plan_.bands)}: {band.name}, {plural_npcs(band.size)}"
+            )
         lines.append(f"  - name: {yaml_text(npc.name)}")
         lines.append(f"    description: {yaml_text(npc.description)}")
         lines.append(f"    group: {yaml_text(npc.group)}")
@@ -717,15 +905,18 @@ def archetype_summaries() -> list[tuple[str, str]]:
 
 
 __all__ = [
+    "Band",
     "Npc",
     "Plan",
     "RosterError",
     "RosterSpec",
     "archetype_book",
     "archetype_summaries",
+    "band_plan",
     "build_levels",
     "generate",
     "name_lists",
+    "name_note",
     "npc_problems",
     "pick_weighted",
     "plan",

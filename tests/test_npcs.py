@@ -38,6 +38,7 @@ from scratchpress.npcs import (
     RosterSpec,
     archetype_book,
     generate,
+    name_note,
     pick_weighted,
     plan,
     roster_yaml,
@@ -126,7 +127,9 @@ def test_golden_roster_is_unchanged() -> None:
     assert digest == GOLDEN_DIGEST, f"roster for seed 2024 changed: {digest}\n{text}"
 
 
-GOLDEN_DIGEST = "f2fe29eb713d9c317ee31814643e0c6b936a4b7d1604de54c2600be3719b3208"
+# Changed for issue 15 (least-used drawing, bands, bigger name and phrase lists): seeds
+# made before it give other NPCs now.
+GOLDEN_DIGEST = "1eac030a2de5c180a526bdfe467538fabe9e4888d41cca44696b06ed60ce8b64"
 
 
 def test_a_bigger_count_starts_with_the_same_npcs() -> None:
@@ -227,7 +230,22 @@ def test_names_are_unique_and_numbered_when_the_lists_run_out(
     npcs = generate(plan(RosterSpec(count=6, seed=1, name_prefix="Sgt.")))
     names = [n.name for n in npcs]
     assert len(set(names)) == 6
-    assert {"Sgt. Ada Reed", "Sgt. Bo Reed", "Sgt. Ada Reed 2"} <= set(names)
+    # Both pairings first, in either order; then numerals, as in a family line.
+    assert set(names[:2]) == {"Sgt. Ada Reed", "Sgt. Bo Reed"}
+    assert {"Sgt. Ada Reed II", "Sgt. Bo Reed II"} <= set(names)
+    assert [n.name_reused for n in npcs] == [False, True, True, True, True, True]
+    note = name_note(npcs)
+    assert note is not None and f"ran out at {names[1]}:" in note and "5 NPCs" in note
+    assert name_note(npcs[:1]) is None
+
+
+def test_a_campaign_s_given_and_family_names_are_used_last() -> None:
+    """Joining a campaign: its people's given and family names count as already used."""
+    first = generate(plan(RosterSpec(count=40, seed=8)))
+    taken = tuple(n.name for n in first)
+    second = generate(plan(RosterSpec(count=40, seed=8, avoid_names=taken)))
+    assert not {n.name.split()[0] for n in first} & {n.name.split()[0] for n in second}
+    assert not {n.name.split()[-1] for n in first} & {n.name.split()[-1] for n in second}
 
 
 def test_names_lists_are_long_enough() -> None:
@@ -236,6 +254,137 @@ def test_names_lists_are_long_enough() -> None:
     lists = name_lists()
     assert len(set(lists.given)) >= 150
     assert len(set(lists.family)) >= 150
+
+
+# ------------------------------------------------------------------------------------------
+# Variety (issue 15): a big roster does not repeat itself
+
+BIG = [(count, seed) for count in (120, 300) for seed in (1, 2, "moor")]
+
+
+def _phrases() -> list[str]:
+    """Every phrase a description, note or minion description can be made of, but roles."""
+    book = archetype_book()
+    phrases = [*book.traits, *(p for pool in book.notes.values() for p in pool)]
+    for archetype in book.archetypes.values():
+        phrases += archetype.traits + [p for pool in archetype.notes.values() for p in pool]
+        phrases += [d for template in archetype.minions for d in template.descriptions]
+    return list(dict.fromkeys(phrases))
+
+
+def _shares(npcs: list[Npc]) -> dict[str, float]:
+    """For each phrase, the share of the roster's NPCs whose card says it at least once."""
+    said = [
+        {npc.description, *npc.notes.values(), *(m.description for m in npc.minions)}
+        for npc in npcs
+    ]
+    return {
+        phrase: sum(any(t == phrase or t.endswith(f" {phrase}") for t in texts) for texts in said)
+        / len(npcs)
+        for phrase in _phrases()
+    }
+
+
+@pytest.mark.parametrize(("count", "seed"), BIG)
+def test_no_name_comes_back_in_a_big_roster(count: int, seed: int | str) -> None:
+    npcs = generate(plan(RosterSpec(count=count, seed=seed)))
+    names = [n.name for n in npcs]
+    given = [n.split()[0] for n in names]
+    minions = [m.name for n in npcs for m in n.minions]
+    assert len(set(names)) == len(set(given)) == count  # not even a first name twice
+    assert len(set(minions)) == len(minions)  # "Mara's enforcers" once
+    assert name_note(npcs) is None and not any(n.name_reused for n in npcs)
+
+
+def test_past_the_name_lists_names_are_paired_anew_and_the_roster_says_so() -> None:
+    text, _, npcs = roster_yaml(RosterSpec(count=700, seed=4))
+    names = [n.name for n in npcs]
+    assert len(set(names)) == 700 and not any(n.endswith(" II") for n in names)
+    note = name_note(npcs)
+    assert note is not None and text.count(note) == 1  # said once, in the file's header
+    assert npcs.index(next(n for n in npcs if n.name_reused)) >= 300
+
+
+@pytest.mark.parametrize(("count", "seed"), BIG)
+def test_no_phrase_is_on_more_than_a_tenth_of_a_big_roster(count: int, seed: int | str) -> None:
+    shares = _shares(generate(plan(RosterSpec(count=count, seed=seed))))
+    worst = max(shares, key=shares.__getitem__)
+    assert shares[worst] <= 0.10, (worst, shares[worst])
+    # The phrase of the report: 36 of 120 cards said it before.
+    assert shares["padded coat and stubbornness"] <= 0.10
+
+
+@pytest.mark.parametrize("archetype", ARCHETYPES)
+def test_a_roster_of_one_archetype_has_phrases_enough(archetype: str) -> None:
+    """Every NPC has its archetype's best abilities, so their notes are the hardest test."""
+    shares = _shares(generate(plan(RosterSpec(count=120, seed=archetype, archetype=archetype))))
+    worst = max(shares, key=shares.__getitem__)
+    assert shares[worst] <= 0.10, (worst, shares[worst])
+
+
+def test_every_shared_note_pool_is_big_enough() -> None:
+    # The rule of thumb archetypes.yaml states: 14 phrases or more for each ability.
+    pools = archetype_book().notes
+    assert {a: len(set(p)) for a, p in pools.items() if len(set(p)) < 14} == {}
+
+
+@pytest.mark.parametrize(("count", "seed"), BIG)
+def test_a_big_roster_comes_in_bands_of_six_to_twelve(count: int, seed: int | str) -> None:
+    plan_ = plan(RosterSpec(count=count, seed=seed))
+    npcs = generate(plan_)
+    names = [band.name for band in plan_.bands]
+    assert len(names) == len(set(names)) >= count // 12
+    assert all(6 <= band.size <= 12 for band in plan_.bands)
+    assert [n.group for n in npcs] == plan_.groups()
+    # A band is a run of neighbours in the file, not scattered through it.
+    runs = [g for i, g in enumerate(plan_.groups()) if i == 0 or g != plan_.groups()[i - 1]]
+    assert runs == names
+
+
+def test_band_sizes_for_every_count() -> None:
+    for count in range(1, 400):
+        plan_ = plan(RosterSpec(count=count, seed=count))
+        sizes = [band.size for band in plan_.bands]
+        assert sum(sizes) == count
+        if count <= 12:
+            assert len(sizes) == 1, count
+        else:
+            assert min(sizes) >= 6 and max(sizes) <= 12, (count, sizes)
+
+
+def test_the_band_comments_and_the_header_say_how_the_roster_is_split() -> None:
+    text, plan_, _ = roster_yaml(RosterSpec(count=30, seed=7))
+    first = plan_.bands[0]
+    assert f"in {len(plan_.bands)} bands, one initiative group each," in text
+    assert f"  # Band 1 of {len(plan_.bands)}: {first.name}, {first.size} NPCs\n" in text
+    assert text.count("  # Band ") == len(plan_.bands)
+    small = roster_yaml(RosterSpec(count=12, seed=7))[0]
+    assert "# Band" not in small and "in the initiative group The " in small
+
+
+def test_a_given_group_holds_everyone_however_many() -> None:
+    npcs = generate(plan(RosterSpec(count=120, seed=3, group="Night Shift")))
+    assert {n.group for n in npcs} == {"Night Shift"}
+
+
+@pytest.mark.parametrize(("count", "seed"), BIG)
+def test_the_same_seed_gives_the_same_big_roster(count: int, seed: int | str) -> None:
+    first, plan_ = roster_yaml(RosterSpec(count=count, seed=seed))[:2]
+    again, plan_again = roster_yaml(RosterSpec(count=count, seed=seed))[:2]
+    assert first == again and plan_.bands == plan_again.bands
+    other = roster_yaml(RosterSpec(count=count, seed=f"{seed}-other"))[0]
+    assert other != first
+
+
+def test_a_bigger_count_keeps_the_same_names_notes_and_first_bands() -> None:
+    small_plan = plan(RosterSpec(count=120, seed=99))
+    large_plan = plan(RosterSpec(count=300, seed=99))
+    small, large = generate(small_plan), generate(large_plan)
+    assert [(n.name, n.description, n.notes) for n in small] == [
+        (n.name, n.description, n.notes) for n in large[:120]
+    ]
+    # Bands are drawn one after another too: only the last one may be cut differently.
+    assert small_plan.bands[:-2] == large_plan.bands[: len(small_plan.bands) - 2]
 
 
 # ------------------------------------------------------------------------------------------
@@ -293,7 +442,8 @@ def test_yaml_round_trips_into_the_same_npcs(tmp_path: Path) -> None:
     campaign = load_campaign([_write(tmp_path / "c", "r.yaml", text)])
     loaded = [c.definition for c in campaign.characters]
     assert [d.name for d in loaded] == [n.name for n in npcs]
-    assert all(d.group == plan_.group for d in loaded)
+    assert [d.group for d in loaded] == plan_.groups() == [n.group for n in npcs]
+    assert plan_.group is None and len(plan_.bands) > 1  # 20 NPCs: more than one band
     for definition, npc in zip(loaded, npcs, strict=True):
         levels = {k: v if isinstance(v, int) else v.level for k, v in definition.abilities.items()}
         assert levels == npc.levels
@@ -328,6 +478,18 @@ def test_cli_writes_the_file_and_says_what_it_made(tmp_path: Path) -> None:
     assert text.count("    group: ") == 5
 
 
+def test_cli_says_once_that_the_name_lists_ran_out_and_counts_the_bands(tmp_path: Path) -> None:
+    out = tmp_path / "horde.yaml"
+    args = ["roster", "generate", "-n", "400", "--seed", "1", "-o", str(out)]
+    result = runner.invoke(_app(), args)
+    assert result.exit_code == 0, result.output
+    assert result.stderr.count("note: the name lists (") == 1
+    bands = len(plan(RosterSpec(count=400, seed=1)).bands)
+    assert f"400 NPCs in {bands} bands (one initiative group each)" in result.stderr
+    few = runner.invoke(_app(), ["roster", "generate", "-n", "40", "--seed", "1"])
+    assert "note:" not in few.stderr
+
+
 def test_cli_without_seed_prints_the_seed_it_chose(tmp_path: Path) -> None:
     result = runner.invoke(_app(), ["roster", "generate", "--count", "2"])
     assert result.exit_code == 0, result.output
@@ -343,7 +505,7 @@ def test_cli_without_seed_prints_the_seed_it_chose(tmp_path: Path) -> None:
         (["--archetype", "bruzer"], "unknown archetype 'bruzer' (did you mean \"bruiser\"?)"),
         (["--career", "sherif"], "unknown career 'sherif' (did you mean \"Sheriff\"?)"),
         (["--career", "Soldier", "--archetype", "guard"], "give --career or --archetype, not both"),
-        (["--career", "Sheriff", "--cp", "3"], 'career "Sheriff" needs at least 4 CP'),
+        (["--career", "Sheriff", "--cp", "2"], 'career "Sheriff" needs at least 3 CP'),
         (["--cp", "100", "--max-level", "2"], "cannot be spent with no ability above 2"),
         (["--group", "   "], "--group must not be empty"),
         (["--name-prefix", "a\tb"], "control characters"),

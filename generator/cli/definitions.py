@@ -92,10 +92,13 @@ def import_(
 ) -> None:
     """Read stat blocks in the books' plain-text format and write definitions.
 
+    Wiki HTML and the wiki's feed of page revisions work too: the newest revision of each
+    block is kept. Everything skipped is listed on stderr, one line each.
+
     Example: scratchpress import npcs.txt -o my-campaign/imported.yaml
     """
     from ..definitions.campaign import NotText, RefusedFile, display_path, read_text_capped
-    from ..definitions.importer import dump_definitions, parse_stat_blocks
+    from ..definitions.importer import dump_definitions, read_stat_blocks
     from ..render.files import CannotRead
 
     try:
@@ -113,17 +116,22 @@ def import_(
     except (OSError, RefusedFile) as err:
         why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         fail([Problem(str(CannotRead(display_path(text_file), why)))])
-    data = parse_stat_blocks(text)
+    result = read_stat_blocks(text, display_path(text_file))
+    data = result.definitions
     found = sum(len(v) for v in data.values())
     if not found:
         fail(
             [
+                *result.problems,
                 Problem(
                     "no stat blocks found (expected lines like 'Name (13 agility, ...): ...')",
                     str(text_file),
-                )
+                ),
             ]
         )
+    for problem in result.problems:  # what was skipped, on stderr: stdout may be the YAML
+        typer.echo(str(problem), err=True)
+    typer.echo(f"{display_path(text_file)}: {result.summary()}", err=True)
     yaml_text = dump_definitions(data)
     if output is None:
         typer.echo(yaml_text, nl=False)

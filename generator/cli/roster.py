@@ -74,7 +74,10 @@ def generate_command(
     ] = "",
     group: Annotated[
         str | None,
-        typer.Option("--group", help="Initiative group (default: a made-up band name)."),
+        typer.Option(
+            "--group",
+            help="One initiative group for all (default: made-up bands of 6 to 12 NPCs).",
+        ),
     ] = None,
     seed: Annotated[
         str | None,
@@ -100,7 +103,7 @@ def generate_command(
     Example: scratchpress roster generate my-campaign -n 12 -o my-campaign/thugs.yaml
     """
     from ..content.loader import resilience_content
-    from ..npcs import roster_yaml
+    from ..npcs import name_note, roster_yaml
 
     if output is not None and output.exists() and not force:
         _stop([f"{output} exists; it may hold a GM's edits. Use --force to replace it."])
@@ -134,6 +137,9 @@ def generate_command(
         typer.echo(
             f"seed {chosen_seed} (give --seed {chosen_seed} to make this roster again)", err=True
         )
+    note = name_note(npcs)
+    if note is not None:
+        typer.echo(f"note: {note}", err=True)  # once, not once per repeated name
     if output is None:
         typer.echo(text, nl=False)
         return
@@ -141,7 +147,8 @@ def generate_command(
     leaders = sum(1 for n in npcs if n.minions)
     minions = sum(m.count for n in npcs for m in n.minions)
     extra = f", {leaders} with {minions} minions" if leaders else ""
-    typer.echo(f"wrote {output}: {len(npcs)} NPCs in {plan.group}{extra}", err=True)
+    where = plan.group or f"{len(plan.bands)} bands (one initiative group each)"
+    typer.echo(f"wrote {output}: {len(npcs)} NPCs in {where}{extra}", err=True)
 
 
 def _same_file(shown: str, output: Path | None) -> bool:
