@@ -223,13 +223,44 @@ def career_face(career: Career) -> dict[str, Any]:
         ],
         "required_note": "each at level 1" if len(career.required) > 1 else "at level 1",
         "description": career.description or "",
+        "wants": career.wants or "",
         "project": career.project or "",
     }
 
 
+# Our content printed on cards is labelled as ours, so nobody takes it for the official text.
+CREDIT = "Unofficial · written for scratchpress"
+# The deck's first card: how to play one, with the rulings the texts leave open
+# (docs/definitions.md, "Judgement calls"). A table reads it once and keeps it face up.
+HOW_TO_PLAY = {
+    "id": "how-an-event-plays",
+    "rules": True,
+    "title": "How an event plays",
+    "title_size": "title-long",
+    "steps": [
+        ("Story", "Read it aloud; “This year” lasts the year."),
+        (
+            "Challenge",
+            "The PC best at it rolls once: d20 + level (+0 without it) vs the number."
+            " A natural 20 always succeeds.",
+        ),
+        ("Decide", "The community takes one answer."),
+        (
+            "Attack",
+            "The GM rolls d20 + the bonus against the defense named: equal or higher takes"
+            " the damage. “Fails automatically” means no roll, so no 20 beats it.",
+        ),
+        ("Then", "Encounter, character development, projects, the GM's bonus."),
+    ],
+    "words": "“Attack bonus −2” changes the GM's roll, “damage +1” what a hit takes"
+    " (never below 0); “−1 equity now” happens at once.",
+    "credit": "Events written for scratchpress, after Resilience for the Scratch RPS.",
+}
+
+
 def _faces(kind: DeckKind, entries: list[ContentEntry]) -> list[dict[str, Any]]:
     if kind == "events":
-        return [event_face(e.definition) for e in entries]
+        return [HOW_TO_PLAY] + [event_face(e.definition) for e in entries]
     return [career_face(e.definition) for e in entries]
 
 
@@ -353,6 +384,7 @@ def deck_document(
     back = {
         "label": BACK_LABEL[kind],
         "kind": kind,
+        "credit": CREDIT,
         "es": [
             {
                 "name": name,

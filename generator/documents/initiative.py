@@ -583,14 +583,14 @@ def paginate(rows: Sequence[Row], capacity: float) -> list[list[Row]]:
     return pages
 
 
-def legend(rows: Sequence[Row]) -> str:
+def legend(rows: Sequence[Row], limit: str = "once per target") -> str:
     seen: dict[str, str] = {}
     for row in rows:
         for tick in row.view["ticks"]:
             seen.setdefault(tick["letter"], tick["title"].lower())
     if not seen:
         return ""
-    return "Once per target: " + " · ".join(f"{k} {v}" for k, v in seen.items())
+    return limit.capitalize() + ": " + " · ".join(f"{k} {v}" for k, v in seen.items())
 
 
 def group_cards(group: InitiativeGroup, computed: Computed, m: Metrics) -> list[dict[str, Any]]:
@@ -612,7 +612,7 @@ def group_cards(group: InitiativeGroup, computed: Computed, m: Metrics) -> list[
                 "bonus_lines": bonus_lines(group.rule),
                 "columns": [{"label": label, "width": mm(width)} for label, width in columns],
                 "members": [row.view for row in chunk],
-                "legend": legend(chunk),
+                "legend": legend(chunk, computed.rules.psychic_limit),
                 # The players' own group lists its members; an adversary group shows only
                 # its name, so the tent tells the table no more than the GM does.
                 "player": {

@@ -687,6 +687,7 @@ def _context(
         "doc_heading": title or "NPC roster",
         "has_title": bool(pages) and pages[0].title,
         "summary": summary,
+        "psychic_limit": computed.rules.psychic_limit,
         "first_page": pages[0].number if pages else 1,
         "total_pages": sum(p.span for p in roster.pages),
         "pages": [_view(p) for p in pages],

@@ -215,6 +215,8 @@ def sheet_context(
             "description_size": description_size,
             "footer_name": _cut(block.name, FOOTER_NAME_MAX),
             "ruleset": computed.rules.name,
+            # distract, surprise, intimidate: once per target, or once per battle (older texts)
+            "psychic_limit": computed.rules.psychic_limit,
         },
         "portrait": _portrait(block, campaign, options),
         "defenses": defenses,

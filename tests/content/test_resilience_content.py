@@ -207,7 +207,7 @@ def test_careers_are_complete_and_short(careers: list[Career]) -> None:
 def test_every_career_says_what_it_wants_at_the_council(careers: list[Career]) -> None:
     # Careers exist so that interests conflict: each names the interest it pushes for.
     for c in careers:
-        assert c.wants is not None and 8 <= word_count(c.wants) <= 25, c.id
+        assert c.wants is not None and 8 <= word_count(c.wants) <= 16, c.id
     assert len({c.wants for c in careers}) == len(careers)
 
 

@@ -207,7 +207,9 @@ def test_campaign_events_appear_in_the_deck(user_campaign: Campaign, tmp_path: P
         for slot in page["cards"]
         if slot["side"] == "front"
     ]
-    assert titles[0] == "The Boiler Holds" and titles[-1] == "The Dust Wind"
+    # The deck opens with its card on how an event plays, then the events in order.
+    assert titles[0] == "How an event plays"
+    assert titles[1] == "The Boiler Holds" and titles[-1] == "The Dust Wind"
     assert "Boiler Burst" not in titles
     # Render only the campaign's own cards: they print, fit and read back from the PDF.
     own = [e for e in merged_entries(user_campaign, "events") if e.source is not None]
@@ -328,17 +330,17 @@ def test_fold_sheet_puts_each_back_opposite_its_front(paper: str, bleed: bool) -
 def test_deck_page_counts() -> None:
     fronts = pages_for("events", backs="none")
     assert len(fronts) == 6 and all(p["side"] == "front" for p in fronts)
-    assert [len(p["cards"]) for p in fronts] == [8, 8, 8, 8, 8, 5]
+    assert [len(p["cards"]) for p in fronts] == [8, 8, 8, 8, 8, 6]  # 45 events + how to play
     duplex = pages_for("events", backs="duplex")
     assert [p["side"] for p in duplex] == ["front", "back"] * 6
     fold = pages_for("events", backs="fold")
     per_sheet = fold_sheet("letter", CARD).per_page
-    assert len(fold) == math.ceil(45 / per_sheet)
-    assert sum(1 for p in fold for s in p["cards"] if s["side"] == "back") == 45
+    assert len(fold) == math.ceil(46 / per_sheet)
+    assert sum(1 for p in fold for s in p["cards"] if s["side"] == "back") == 46
     careers = pages_for("careers", backs="duplex")
     assert [len(p["cards"]) for p in careers] == [8, 8, 5, 5]  # 13: a short last sheet
     bleed = pages_for("events", backs="none", bleed=True)
-    assert [len(p["cards"]) for p in bleed] == [6] * 7 + [3]  # Letter with bleed: 2 x 3
+    assert [len(p["cards"]) for p in bleed] == [6] * 7 + [4]  # Letter with bleed: 2 x 3
 
 
 @pytest.mark.parametrize(
@@ -527,3 +529,28 @@ def test_calibration_sheet_renders_two_pages(tmp_path: Path) -> None:
     front = pdf.pages[0].extract_text()
     assert "duplex_offset_mm = [dx, dy]" in front and "[1, 0]" in front
     assert "+5" in pdf.pages[1].extract_text()
+
+
+def test_the_deck_says_who_rolls_a_challenge_and_what_a_20_does(tmp_path: Path) -> None:
+    # The texts leave both open; the deck's first card gives our rulings (docs/definitions.md,
+    # "Judgement calls"), and every back says the content is ours, not the official text.
+    document = deck_document(
+        "events", merged_entries(None, "events")[:1], BuildOptions(), DeckOptions(backs="duplex")
+    )
+    reader = write(render(document), tmp_path / "rules.pdf")
+    front = " ".join(reader.pages[0].extract_text().split())
+    assert "The PC best at it rolls once" in front
+    assert "A natural 20 always succeeds" in front
+    assert "means no roll, so no 20 beats it" in front
+    assert "Events written for scratchpress" in front
+    back = " ".join(reader.pages[1].extract_text().split())
+    assert "Unofficial · written for scratchpress" in back
+
+
+def test_career_cards_print_what_each_career_wants(tmp_path: Path) -> None:
+    entries = merged_entries(None, "careers")
+    farmer = next(e for e in entries if e.definition.id == "farmer")
+    document = deck_document("careers", [farmer], BuildOptions(), DeckOptions(backs="none"))
+    text = " ".join(write(render(document), tmp_path / "farmer.pdf").pages[0].extract_text().split())
+    assert "WANTS" in text.upper()
+    assert "no stream dammed for a mill" in text

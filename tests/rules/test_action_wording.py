@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from scratchpress.rules.actions import Action, character_actions
 from scratchpress.rules.rulesets import RULESETS
 
@@ -54,3 +56,27 @@ def test_the_classic_era_speaks_of_its_one_defense() -> None:
     assert "-2 defense" in actions["Engage"].effect
     assert "+2 defense" in actions["Take cover"].effect
     assert actions["Surprise"].target == "defense"
+
+
+def test_the_printables_legends_say_the_eras_limit(tmp_path: Path) -> None:
+    # The sheet, the roster and the initiative cards explain the tick boxes in the era's
+    # words: once per target now, once per battle in the older texts.
+    from scratchpress.build import collect_documents
+    from scratchpress.definitions.campaign import load_campaign
+    from scratchpress.documents.base import BuildOptions
+    from scratchpress.render.templating import render_html
+    from scratchpress.statblocks import compute_campaign
+
+    (tmp_path / "scratchpress.toml").write_text('rules = "early"\n', encoding="utf-8")
+    (tmp_path / "party.yaml").write_text(
+        "characters:\n  - name: Ann\n    group: Weir\n"
+        "    abilities: {stealth: 2, command: 1, toughness: 2}\n",
+        encoding="utf-8",
+    )
+    campaign = load_campaign([tmp_path])
+    computed = compute_campaign(campaign)
+    documents = collect_documents(computed, campaign, BuildOptions(), None)
+    texts = {d.kind: render_html(d.template, d.context) for d in documents}
+    for kind in ("sheets", "initiative", "roster"):
+        assert "once per battle" in texts[kind].lower(), kind
+        assert "once per target" not in texts[kind].lower(), kind
