@@ -29,7 +29,7 @@ from .render.cache import RenderCache, cache_key
 from .render.files import CannotWrite, clean_stale_temps, reason, signals_held, write_file
 from .render.fonts import SYSTEM_FONT_SCRIPTS, missing_font_packages
 from .render.impose import Imposer
-from .render.lint import font_package_for, missing_glyphs_by_entry
+from .render.lint import CUT_PREFIX, font_package_for, missing_glyphs_by_entry
 from .render.lock import OutputBusy, output_lock
 from .render.manifest import Manifest
 from .render.pool import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, Job, Outcome, limits_note, run_jobs
@@ -184,7 +184,10 @@ def allowed_roots(campaign: Campaign) -> list[Path]:
 def _lint(document: Document, campaign: Campaign, outcome: Outcome) -> list[Problem]:
     problems = [
         Problem(
-            f"{field} overflows by {mm:.1f} mm",
+            f"{field.removeprefix(CUT_PREFIX)}: cut short with … to fit ({mm:.1f} mm of text"
+            " hidden)"
+            if field.startswith(CUT_PREFIX)
+            else f"{field} overflows by {mm:.1f} mm",
             document.filename,
             None,
             entry or document.title,

@@ -174,6 +174,8 @@ def frame_overflows(document: Any) -> list[tuple[str, str, float]]:
                 continue
             if box.element_tag.endswith(("::before", "::after")):
                 continue
+            if box.style["text_overflow"] == "ellipsis" and box.style["overflow"] != "visible":
+                continue  # a frame that cuts its text short: ``ellipsized`` reports it
             bottom = box.border_box_y() + box.border_height()
             right = box.border_box_x() + box.border_width()
             worst = 0.0
@@ -196,4 +198,51 @@ def frame_overflows(document: Any) -> list[tuple[str, str, float]]:
             if past > TOLERANCE_MM * PX_PER_MM:
                 key = ("", f"page {number}")
                 found[key] = max(found.get(key, 0.0), round(past / PX_PER_MM, 1))
+    for entry, field, mm in ellipsized(document):
+        key = (entry, CUT_PREFIX + field)
+        found[key] = max(found.get(key, 0.0), mm)
     return [(entry, field, mm) for (entry, field), mm in found.items()]
+
+
+# A frame field starting with this names text a stylesheet cut short with "…" (CSS
+# ``text-overflow: ellipsis``): the user's words lost to fit, reported like an overflow.
+CUT_PREFIX = "cut:"
+
+
+def ellipsized(document: Any) -> list[tuple[str, str, float]]:
+    """(entry, field, mm) for every box whose stylesheet hides the end of its text behind
+    an ellipsis because it does not fit: how much text is hidden, in mm. The entry is the
+    nearest ``data-lint-entry`` around it; the field its ``data-lint-frame`` or class."""
+    found: list[tuple[str, str, float]] = []
+
+    def walk(box: Any, entry: str) -> None:
+        element = getattr(box, "element", None)
+        if element is not None and element.get("data-lint-entry"):
+            entry = element.get("data-lint-entry")
+        style = getattr(box, "style", None)
+        if (
+            style is not None
+            and style["text_overflow"] == "ellipsis"
+            and style["overflow"] != "visible"
+            and hasattr(box, "content_box_x")
+            and element is not None
+        ):
+            right = box.content_box_x() + box.width
+            hidden = 0.0
+            for line in _line_boxes(box):
+                for child in line.children:
+                    hidden = max(hidden, child.position_x + child.width - right)
+            mm = hidden / PX_PER_MM
+            if mm > TOLERANCE_MM:
+                classes = (element.get("class") or element.tag).split()
+                field = element.get("data-lint-frame") or (classes[0] if classes else "text")
+                text = "".join(
+                    getattr(b, "text", "") for b in box.descendants() if hasattr(b, "text")
+                )
+                found.append((entry or text.strip()[:40], field, round(mm, 1)))
+        for child in getattr(box, "children", []):
+            walk(child, entry)
+
+    for page in document.pages:
+        walk(page._page_box, "")
+    return found

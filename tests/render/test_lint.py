@@ -99,3 +99,33 @@ def test_a_rare_character_among_common_text_is_still_found() -> None:
     from scratchpress.render.lint import missing_glyphs
 
     assert missing_glyphs("<p>Plain text, café — “quoted” … and an Ethiopic ሰ.</p>") == ["ሰ"]
+
+
+def test_text_a_stylesheet_cuts_short_with_an_ellipsis_is_reported(tmp_path: Path) -> None:
+    # The roster sets group names on one line and hides what does not fit behind "…": the
+    # words are lost on paper, so the build says so, and --strict fails.
+    folder = tmp_path / "campaign"
+    folder.mkdir()
+    group = "The Extraordinarily Long-Named Brotherhood of the Lower Weir Spillway Terraces"
+    (folder / "party.yaml").write_text(
+        f"npcs:\n  - name: Ann\n    group: {group}\n    abilities: {{toughness: 2}}\n",
+        encoding="utf-8",
+    )
+    args = ["build", str(folder), "-o", str(tmp_path / "out"), "--only", "roster", "-j", "1"]
+    relaxed = runner.invoke(app, args)
+    assert relaxed.exit_code == 0, relaxed.output
+    assert f'roster.pdf: entry "{group}": group name: cut short with … to fit (' in relaxed.output
+    strict = runner.invoke(app, [*args, "--strict"])
+    assert strict.exit_code == 1
+
+
+def test_a_name_that_fits_its_line_is_not_reported() -> None:
+    from scratchpress.render.lint import ellipsized
+
+    html = (
+        "<style>p { width: 60mm; white-space: nowrap; overflow: hidden;"
+        " text-overflow: ellipsis }</style><p data-lint-entry='Ann'>Ann</p>"
+        "<p data-lint-entry='Bo'>" + "Bo " * 60 + "</p>"
+    )
+    rendered = render_pdf(html, templates_dir(), [], keep_document=True)
+    assert [entry for entry, _, _ in ellipsized(rendered.document)] == ["Bo"]
