@@ -34,6 +34,7 @@ from scratchpress.problems import InputError
 from scratchpress.render.engine import Rendered, render_pdf
 from scratchpress.render.templating import render_html
 from scratchpress.resources import examples_dir, templates_dir
+from scratchpress.rules.community import plan_project
 from scratchpress.rules.tables import (
     CARD_SUITS,
     D6_GRID,
@@ -57,6 +58,15 @@ LETTER = (612.0, 792.0)
 A5 = (419.53, 595.28)
 EXAMPLE_TITLE = "Scratch at the Table"
 EXAMPLE_AUTHOR = "The scratchpress contributors"
+RESILIENCE_CHAPTERS = [
+    "Resilience Quick Start",
+    "Careers",
+    "Founding the Community",
+    "The Year, Step by Step",
+    "Events",
+    "Projects",
+]
+QUICK_START = "Resilience Quick Start"
 
 # --------------------------------------------------------------------------------------------
 # helpers
@@ -154,13 +164,14 @@ def test_example_renders_without_warnings(example: Example) -> None:
     rendered, view, _ = example
     assert rendered.warnings == []
     assert rendered.refused == []
-    assert 8 <= rendered.pages <= 16
+    assert 16 <= rendered.pages <= 28
     assert all(size == pytest.approx(LETTER, abs=1) for size in rendered.page_sizes)
     assert [c["title"] for c in view["chapters"]] == [
         "Rolling the Die",
         "Defenses and Health",
         "Actions at a Glance",
-        "Minions, Vehicles and Events",
+        "Minions and Vehicles",
+        *RESILIENCE_CHAPTERS,
     ]
 
 
@@ -177,7 +188,7 @@ def test_contents_page_numbers_are_the_pages_chapters_start_on(
             assert match, (title, contents)
             listed = int(match.group(1))
             # The first page after the contents with the title as a line of its own (a
-            # heading; "Vehicles" is also a word of the chapter "Minions, Vehicles and Events").
+            # heading; "Vehicles" is also a word of the chapter "Minions and Vehicles").
             heading = re.compile(rf"^{re.escape(title)}\s*$", re.MULTILINE)
             actual = next(i for i, text in enumerate(texts[2:], start=3) if heading.search(text))
             assert listed == actual, (title, listed, actual)
@@ -229,6 +240,117 @@ def test_example_booklet_holds_the_computed_tables(
         "hearts, diamonds, yellow, red",
     ):
         assert expected in text, expected
+
+
+def _flat_text(texts: list[str]) -> str:
+    return re.sub(r"\s+", " ", " ".join(texts))
+
+
+def test_the_worked_projects_print_what_the_project_rules_compute(example: Example) -> None:
+    """The rules' community development example, as the Projects chapter prints it: the
+    difficulties, results and the year's net change are the project rules' own."""
+    book = [
+        # player, develop, sacrifice, roll, difficulty, result, change (econ, env, eq)
+        ("Cynthia", {"economy": 5}, {"environment": 4}, None, -3, "automatic", "+5 −4"),
+        ("David", {"environment": 5}, {}, 14, 17, "failed", ""),
+        ("Adam", {"environment": 2, "economy": 1}, {"equity": 1}, 8, 8, "success", "+1 +2 −1"),
+        (
+            "Brian",
+            {"equity": 4},
+            {"economy": 2, "environment": 1},
+            None,
+            0,
+            "automatic",
+            "−2 −1 +4",
+        ),
+    ]
+    year = dict.fromkeys(("economy", "environment", "equity"), 0)
+    text = _flat_text(example[2])
+    for player, develop, sacrifice, roll, difficulty, result, change in book:
+        plan = plan_project(4, develop, sacrifice)
+        assert (plan.difficulty, plan.automatic) == (difficulty, roll is None)
+        for name, levels in plan.outcome(result != "failed").items():
+            year[name] += levels
+        shown = str(difficulty).replace("-", "−")
+        rolled = "–" if roll is None else str(roll)
+        # The row: the player, the plan in words, difficulty, roll, result, the changes.
+        cells = f" {shown} {rolled} {result}" + (f" {change}" if change else "")
+        row = rf"{player} \+[^A-Z]*?" + re.escape(cells)
+        assert re.search(row, text), row
+    # The GM's +1 equity and +1 environment: the year nets economy +4, environment -2,
+    # equity +4, as the rules' example says.
+    year["equity"] += 1
+    year["environment"] += 1
+    assert year == {"economy": 4, "environment": -2, "equity": 4}
+    assert "Evaluation: the GM's bonus +1 +1 The year +4 −2 +4" in text
+
+
+def test_the_resilience_chapters_are_in_the_contents_and_bookmarks(example: Example) -> None:
+    rendered, _, texts = example
+    chapters = [t for depth, t, _ in _outline(PdfReader(io.BytesIO(rendered.pdf))) if depth == 0]
+    assert chapters[-len(RESILIENCE_CHAPTERS) :] == RESILIENCE_CHAPTERS
+    contents = texts[1]
+    for title in [*RESILIENCE_CHAPTERS, "A worked year", "Reading a card", "What a career wants"]:
+        assert re.search(re.escape(title) + r"[\s.]*\d+\s*$", contents, re.MULTILINE), title
+
+
+def _opening_pages(texts: list[str], title: str) -> int:
+    """The 1-based page a chapter opens on: its "CHAPTER n" label, then its title."""
+    pattern = re.compile(rf"^CHAPTER \d+\s*\n{re.escape(title)}\s*$", re.MULTILINE)
+    [page] = [i for i, text in enumerate(texts, start=1) if pattern.search(text)]
+    return page
+
+
+def test_the_quick_start_fits_one_page(example: Example, saddle_builds: dict[str, Any]) -> None:
+    """On Letter, and on the half-letter and A5 pages of the saddle-stitched copies."""
+    books = {"letter": example[2]}
+    for paper, report in saddle_builds.items():
+        books[f"half of {paper}"] = _texts(report.written[0].path.read_bytes())
+    for paper, texts in books.items():
+        opens = _opening_pages(texts, QUICK_START)
+        assert _opening_pages(texts, RESILIENCE_CHAPTERS[1]) == opens + 1, paper
+        page = texts[opens - 1]
+        assert "A year, in order".upper() in page and "The group's levels" in page, paper
+
+
+def test_the_credit_is_in_the_imprint_at_the_foot_of_the_contents(example: Example) -> None:
+    """The back of the cover, where a book keeps its copyright page."""
+    import pypdfium2 as pdfium
+
+    contents = example[2][1]
+    flat = re.sub(r"\s+", " ", contents)
+    assert "This booklet's text was written for scratchpress" in flat
+    assert (
+        "The rules summaries and the Resilience content scratchpress prints (its events,"
+        " careers and project ideas) were written for scratchpress in its own words; they are"
+        " not the official rule texts." in flat
+    )
+    assert "the Scratch Role-Playing System (the Scratch RPS) and Resilience" in flat
+    with pdfium.PdfDocument(example[0].pdf) as pdf:
+        page = pdf[1]
+        width, height = page.get_size()
+        foot = page.get_textpage().get_text_bounded(0, 0, width, height / 4)
+    assert "not the official rule texts" in re.sub(r"\s+", " ", foot)
+
+
+def test_no_running_head_on_the_page_a_chapter_opens(example: Example) -> None:
+    """Left-hand pages carry the booklet's title, right-hand ones the chapter's, except on
+    the page a chapter opens, left or right."""
+    texts = example[2]
+    chapter_of: dict[int, str] = {}
+    for chapter in example[1]["chapters"]:
+        chapter_of[_opening_pages(texts, chapter["title"])] = chapter["title"]
+    assert any(page % 2 == 0 for page in chapter_of)  # some chapters open on a left page
+    title = ""
+    for number, text in enumerate(texts[2:], start=3):
+        lines = {line.strip() for line in text.splitlines()}
+        if number in chapter_of:
+            heads = {EXAMPLE_TITLE.upper(), title.upper(), chapter_of[number].upper()}
+            assert not lines & heads, (number, lines & heads)
+            title = chapter_of[number]
+        else:
+            head = EXAMPLE_TITLE if number % 2 == 0 else title
+            assert head.upper() in lines, (number, head)
 
 
 def test_cover_page_has_no_running_head_or_number(
@@ -393,7 +515,8 @@ low: 12
     problems = _problems(folder)
     assert problems == [
         "campaign/one.md:4: insert: unknown insert 'carry-tabel' (did you mean 'carry-table'?);"
-        " known: carry-table, die-alternatives, random-damage, pace, statblock, events",
+        " known: carry-table, die-alternatives, random-damage, pace, statblock, events,"
+        " event-card, projects, project-sizes, project-ideas, careers",
         "campaign/one.md:12: to: must be a whole number, got 'fifty'",
         "campaign/one.md:17: names.0: no character, minion, vehicle or community named"
         " 'Mara Quil' (did you mean 'Mara Quill'?)",

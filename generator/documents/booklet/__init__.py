@@ -13,6 +13,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ... import __version__
 from ...definitions.campaign import Campaign
 from ...problems import InputError, Problem
 from ...render.images import ImageProblem, portrait_data_url
@@ -27,6 +28,20 @@ from .source import BOOKLET_FILE, Booklet, BookletContext, BookletDef, booklet_f
 KIND = "booklets"
 TEMPLATE = "booklet/booklet.html"
 PREFIX = "booklet-"
+
+# scratchpress's credit, printed in every booklet: its inserts print our own writing (the
+# rules summaries, the Resilience events, careers and project ideas), which a reader must
+# not take for the games' own texts, and the games deserve their names on the page.
+CREDIT = (
+    "The rules summaries and the Resilience content scratchpress prints (its events,"
+    " careers and project ideas) were written for scratchpress in its own words; they are"
+    " not the official rule texts."
+)
+BASED_ON = (
+    "Based on two games first published as wiki pages by SerpLord in 2011: the Scratch"
+    " Role-Playing System (the Scratch RPS) and Resilience, the post-apocalyptic"
+    " community game built on it."
+)
 
 
 def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> list[Document]:
@@ -76,6 +91,22 @@ def _cover_view(booklet: Booklet, ctx: BookletContext) -> dict[str, Any]:
         except ImageProblem as err:
             ctx.problem(str(err), booklet.file, booklet.cover_line, "cover")
     return view
+
+
+def _colophon_view(booklet: Booklet) -> dict[str, Any]:
+    """The imprint, on the back of the cover where a book keeps its copyright page: the
+    booklet's title and edition, the author's own note, then scratchpress's credit."""
+    d = booklet.definition
+    imprint = d.title + (f", version {d.version}" if d.version else "")
+    if d.author:
+        imprint += f". {d.author}"
+    return {
+        "imprint": imprint + ".",
+        "note": d.colophon or "",
+        "credit": CREDIT,
+        "based_on": BASED_ON,
+        "printer": f"Set with scratchpress {__version__}.",
+    }
 
 
 def booklet_view(
@@ -130,6 +161,7 @@ def booklet_view(
             "text_height": f"{layout.text_height_mm - 0.5:g}mm",
         },
         "cover": cover,
+        "colophon": _colophon_view(booklet),
         "toc": toc,
         "chapters": chapters,
         # For the build: the sheet the saddle copy goes on, and its name for the summary

@@ -1,5 +1,7 @@
 """Generated tables in a booklet ("inserts"): the carry table, die alternatives, random
-damage, pace, stat blocks and events.
+damage, pace, stat blocks, and for Resilience the events (listed, or one card in full), a
+year of projects worked out by the project rules, the project sizes, project ideas and
+careers.
 
 An author asks for one with a fenced block whose info string is ``scratchpress``; its body
 is YAML data, validated by a pydantic model per insert and turned into a view model for
@@ -8,21 +10,28 @@ is YAML data, validated by a pydantic model per insert and turned into a view mo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from markdown_it.token import Token
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ...content.loader import resilience_content
 from ...definitions.campaign import Source, _validation_problems
-from ...definitions.resilience_models import DEFENSES, Defense, Threat
+from ...definitions.resilience_models import (
+    DEFENSES,
+    MAX_PROJECT_DEVELOPMENT,
+    Defense,
+    ProjectIdea,
+    Threat,
+)
 from ...definitions.yamlsafe import load_yaml
 from ...problems import InputError, Problem
 from ...rules import CharacterStats, CommunityStats, VehicleStats
 from ...rules.abilities import closest, display
 from ...rules.carry import carry_table
+from ...rules.community import PROJECT_SIZES, plan_project
 from ...rules.tables import (
     CARD_RESHUFFLE_DRAWS,
     D6_GRID,
@@ -39,6 +48,7 @@ from ...rules.tables import (
 )
 from ...statblocks import Block
 from ..common import carry_cells, signed
+from ..community import SHORT, TITLES, minus, project_result
 from .source import BookletContext, Line
 
 # ---------------------------------------------------------------------------------- inserts
@@ -97,6 +107,49 @@ class EventsInsert(_Insert):
     threat: Threat | None = None
 
 
+class EventCardInsert(_Insert):
+    insert: Literal["event-card"]
+    id: Line
+
+
+ProjectLevels = Annotated[int, Field(ge=1, le=MAX_PROJECT_DEVELOPMENT)]
+
+
+class ProjectLine(BaseModel):
+    """One project of a worked year: who starts it, what it moves, and the d20 it rolled."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    player: Line
+    develop: dict[Defense, ProjectLevels] = Field(min_length=1)
+    sacrifice: dict[Defense, ProjectLevels] = Field(default_factory=dict)
+    roll: int | None = Field(default=None, ge=1, le=20)
+
+
+class ProjectsInsert(_Insert):
+    """A year of projects worked out: the author gives the plans and the rolls; the
+    difficulties, results and the year's net change come from the project rules."""
+
+    insert: Literal["projects"]
+    players: int = Field(ge=1, le=max(PROJECT_SIZES))
+    projects: list[ProjectLine] = Field(min_length=1, max_length=28)
+    bonus: dict[Defense, Annotated[int, Field(ge=1, le=2)]] = Field(default_factory=dict)
+
+
+class ProjectSizesInsert(_Insert):
+    insert: Literal["project-sizes"]
+
+
+class ProjectIdeasInsert(_Insert):
+    insert: Literal["project-ideas"]
+    develops: Defense | None = None
+    each: int = Field(default=3, ge=1, le=50)  # ideas shown under each defense
+
+
+class CareersInsert(_Insert):
+    insert: Literal["careers"]
+
+
 INSERTS: dict[str, type[_Insert]] = {
     "carry-table": CarryInsert,
     "die-alternatives": DieInsert,
@@ -104,6 +157,11 @@ INSERTS: dict[str, type[_Insert]] = {
     "pace": PaceInsert,
     "statblock": StatblockInsert,
     "events": EventsInsert,
+    "event-card": EventCardInsert,
+    "projects": ProjectsInsert,
+    "project-sizes": ProjectSizesInsert,
+    "project-ideas": ProjectIdeasInsert,
+    "careers": CareersInsert,
 }
 
 
@@ -357,6 +415,211 @@ def _events_view(spec: EventsInsert, ctx: BookletContext) -> dict[str, Any]:
     return {"groups": groups, "count": len(events)}
 
 
+# ------------------------------------------------------------------------- Resilience
+
+
+def _moves(develop: Mapping[str, int], sacrifice: Mapping[str, int]) -> str:
+    """A project as the table says it aloud: ``+5 economy, −4 environment``."""
+    gains = [f"+{n} {name}" for name, n in develop.items()]
+    return ", ".join(gains + [f"−{n} {name}" for name, n in sacrifice.items()])
+
+
+def _change(value: int, zero: str = "") -> str:
+    """A defense's change in a table cell: +5, −4; nothing (or ``zero``) when it stays."""
+    if value == 0:
+        return zero
+    return f"+{value}" if value > 0 else minus(value)
+
+
+def _by_name(levels: Mapping[Defense, int]) -> dict[str, int]:
+    """Levels keyed by plain defense names, as the project rules take them."""
+    return {str(name): n for name, n in levels.items()}
+
+
+def _event_card_view(spec: EventCardInsert, ctx: BookletContext, where: _Where) -> dict[str, Any]:
+    events = resilience_content(ctx.campaign).events
+    event = next((e for e in events if e.id == spec.id), None)
+    if event is None:
+        known = [e.id for e in events]
+        ctx.problem(
+            f"no event with id {spec.id!r}{did_you_mean(spec.id, known)}",
+            where.file,
+            where.line("id"),
+            "id",
+        )
+        return {}
+    challenge = event.challenge
+    return {
+        "title": event.title,
+        "threat": event.threat,
+        "attacks": TITLES[event.attacks],
+        "attack": f"d20 {signed(event.attack_bonus)} against {event.attacks}",
+        "damage": str(event.damage),
+        "story": event.story,
+        "temporary": event.temporary,
+        "challenge": f"{display(challenge.ability).capitalize()},"
+        f" difficulty {challenge.difficulty}",
+        "success": challenge.success,
+        "failure": challenge.failure,
+        "prompt": event.decision.prompt,
+        "choices": [
+            {"choice": c.choice, "consequence": c.consequence} for c in event.decision.choices
+        ],
+        "encounter": event.encounter,
+    }
+
+
+def _projects_view(spec: ProjectsInsert, ctx: BookletContext, where: _Where) -> dict[str, Any]:
+    """Each plan priced by ``plan_project`` and settled by its roll; the evaluation bonus;
+    the year's net change. Plans the rules refuse are problems on their Markdown line."""
+    size = PROJECT_SIZES[spec.players]
+    each = size.projects_per_player
+    rows: list[dict[str, Any]] = []
+    year = dict.fromkeys(DEFENSES, 0)
+    done: dict[str, int] = {}
+    for index, line in enumerate(spec.projects):
+        at = where.line("projects", index)
+        done[line.player] = done.get(line.player, 0) + 1
+        if done[line.player] == each + 1:
+            ctx.problem(
+                f"{line.player} starts a project too many: with {spec.players} players each"
+                f" starts {each} a year",
+                where.file,
+                at,
+                f"projects.{index}",
+            )
+        plan = plan_project(spec.players, _by_name(line.develop), _by_name(line.sacrifice))
+        for message in plan.problems:
+            ctx.problem(message, where.file, at, f"projects.{index}")
+        # A plan the rules refuse has no roll to ask about.
+        if not plan.problems and plan.automatic and line.roll is not None:
+            ctx.problem(
+                f"difficulty {minus(plan.difficulty)} succeeds without a roll: leave out roll:",
+                where.file,
+                where.line("projects", index, "roll"),
+                f"projects.{index}.roll",
+            )
+        elif not plan.problems and not plan.automatic and line.roll is None:
+            ctx.problem(
+                f"difficulty {minus(plan.difficulty)} needs the d20 the player rolled:"
+                " add roll: 1-20",
+                where.file,
+                at,
+                f"projects.{index}",
+            )
+        result = project_result(plan, line.roll)
+        change = plan.outcome(result != "failed")
+        for name in DEFENSES:
+            year[name] += change[name]
+        rows.append(
+            {
+                "player": line.player,
+                "moves": _moves(plan.develop, plan.sacrifice),
+                "difficulty": minus(plan.difficulty),
+                "roll": "–" if plan.automatic else str(line.roll or ""),
+                "result": result,
+                "changes": [_change(change[d]) for d in DEFENSES],
+            }
+        )
+    if len(done) > spec.players:
+        ctx.problem(
+            f"{len(done)} players start projects, but players: is {spec.players}",
+            where.file,
+            where.line("players"),
+            "players",
+        )
+    bonus_total = sum(spec.bonus.values())  # each defense's share is 1 or 2 (the model)
+    if bonus_total > 2:
+        ctx.problem(
+            "the GM's bonus is 2 levels of one defense, 1 of each of two, or 1 of one;"
+            f" this one gives {bonus_total}",
+            where.file,
+            where.line("bonus"),
+            "bonus",
+        )
+    for name, levels in spec.bonus.items():
+        year[name] += levels
+    view: dict[str, Any] = {
+        "defenses": [SHORT[d] for d in DEFENSES],
+        "rows": rows,
+        "size": f"{spec.players} players: {each} {size.size} project"
+        + ("s" if each > 1 else "")
+        + f" each, up to {size.max_development} levels",
+        "bonus": [_change(spec.bonus.get(d, 0)) for d in DEFENSES] if spec.bonus else [],
+        "year": [_change(year[d], zero="0") for d in DEFENSES],
+    }
+    return view
+
+
+def _project_sizes_view() -> dict[str, Any]:
+    """PROJECT_SIZES turned on its side: one column per number of players."""
+    counts = list(PROJECT_SIZES)
+    sizes = [PROJECT_SIZES[n] for n in counts]
+    return {
+        "players": [str(n) for n in counts],
+        "rows": [
+            {"label": "Projects each", "cells": [str(s.projects_per_player) for s in sizes]},
+            {"label": "Size", "cells": [s.size for s in sizes]},
+            {"label": "Levels, at most", "cells": [str(s.max_development) for s in sizes]},
+            {
+                "label": "The group's levels",
+                "cells": [
+                    str(n * s.projects_per_player * s.max_development)
+                    for n, s in zip(counts, sizes, strict=True)
+                ],
+            },
+        ],
+        "beyond": f"{max(counts) + 1} or more players: the rules stop at {max(counts)}.",
+    }
+
+
+def _main_defense(idea: ProjectIdea) -> str:
+    """The defense an idea develops most (the first named, on a tie)."""
+    return max(idea.develops, key=lambda name: idea.develops[name])
+
+
+def _project_ideas_view(spec: ProjectIdeasInsert, ctx: BookletContext) -> dict[str, Any]:
+    ideas = resilience_content(ctx.campaign).project_ideas
+    groups = []
+    for defense in DEFENSES:
+        if spec.develops is not None and defense != spec.develops:
+            continue
+        chosen = [i for i in ideas if _main_defense(i) == defense][: spec.each]
+        rows = []
+        for idea in chosen:
+            # Priced for a table that plays projects of the idea's size: the size only
+            # limits the development, the price is the same at any table.
+            players = next(n for n, s in PROJECT_SIZES.items() if s.size == idea.size)
+            plan = plan_project(players, _by_name(idea.develops), _by_name(idea.sacrifices))
+            rows.append(
+                {
+                    "name": idea.name,
+                    "theme": idea.theme,
+                    "moves": _moves(plan.develop, plan.sacrifice),
+                    "size": idea.size,
+                    "difficulty": "automatic" if plan.automatic else minus(plan.difficulty),
+                }
+            )
+        if rows:
+            groups.append({"defense": TITLES[defense], "rows": rows})
+    return {"groups": groups}
+
+
+def _careers_view(ctx: BookletContext) -> dict[str, Any]:
+    careers = resilience_content(ctx.campaign).careers
+    return {
+        "careers": [
+            {
+                "name": c.name,
+                "role": c.combat_role or "",
+                "required": [" or ".join(display(a) for a in group) for group in c.required],
+                "wants": c.wants or "",
+            }
+            for c in careers
+        ]
+    }
+
+
 def _insert_problems(err: ValidationError, model: type[_Insert], source: Source) -> list[Problem]:
     """The campaign loader's messages, except that unknown keys list the keys an author
     writes (``from``, ``to``) rather than the Python names behind them (``low``, ``high``)."""
@@ -436,4 +699,17 @@ def insert_view(token: Token, ctx: BookletContext, file: str) -> dict[str, Any] 
         if not view["groups"]:
             ctx.problem("no event matches attacks:/threat:", file, where.line())
             return None
+    elif isinstance(spec, EventCardInsert):
+        card = _event_card_view(spec, ctx, where)
+        if not card:
+            return None
+        view["event"] = card
+    elif isinstance(spec, ProjectsInsert):
+        view.update(_projects_view(spec, ctx, where))
+    elif isinstance(spec, ProjectSizesInsert):
+        view.update(_project_sizes_view())
+    elif isinstance(spec, ProjectIdeasInsert):
+        view.update(_project_ideas_view(spec, ctx))
+    elif isinstance(spec, CareersInsert):
+        view.update(_careers_view(ctx))
     return view

@@ -29,6 +29,7 @@ MAX_CHAPTER_BYTES = 1024 * 1024  # a chapter is prose; a megabyte of it is a mis
 CHAPTER_SUFFIXES = (".md", ".markdown")
 
 Line = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+Paragraph = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=600)]
 RelPath = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=400)]
 
 
@@ -46,6 +47,7 @@ class BookletDef(BaseModel):
     version: Line | None = None  # "1.2", or a number (written as given)
     paper: BookletPaper | None = None  # default: the build's --paper (halved for --impose saddle)
     cover: RelPath | None = None  # a picture, relative to the campaign folder
+    colophon: Paragraph | None = None  # the author's own credits, above scratchpress's
     chapters: list[RelPath] = Field(min_length=1, max_length=60)
 
 
