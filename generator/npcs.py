@@ -101,6 +101,13 @@ class Archetype(_Model):
     traits: list[Phrase] = []
     notes: dict[str, list[Phrase]] = {}
     minions: list[MinionTemplate] = []
+    # An animal: named from its own `names`, described with its own `adjectives`, its
+    # traits and notes drawn from its own and then the book's `beast_traits` and
+    # `beast_notes` (never people's pools), and never given command or minions. It stays
+    # out of the mix: only --archetype makes one.
+    beast: bool = False
+    names: list[Phrase] = []
+    adjectives: list[Phrase] = []
 
 
 class ArchetypeBook(_Model):
@@ -112,6 +119,8 @@ class ArchetypeBook(_Model):
     adjectives: list[Phrase] = Field(min_length=1)
     traits: list[Phrase] = Field(min_length=1)
     notes: dict[str, list[Phrase]]
+    beast_traits: list[Phrase] = []
+    beast_notes: dict[str, list[Phrase]] = {}
 
 
 class Bands(_Model):
@@ -127,7 +136,7 @@ class NameLists(_Model):
 
 def _ability_names(book: ArchetypeBook) -> list[str]:
     """Every ability name the archetype file mentions, to check against the catalogue."""
-    names: list[str] = [*book.notes, *book.min_levels]
+    names: list[str] = [*book.notes, *book.min_levels, *book.beast_notes]
     for archetype in book.archetypes.values():
         names += [a for group in archetype.required for a in group]
         names += [*archetype.weights, *archetype.min_levels, *archetype.max_levels]
@@ -162,12 +171,32 @@ def archetype_book() -> ArchetypeBook:
     for template in (t for a in book.archetypes.values() for t in a.minions):
         if "command" in template.weights:
             unknown.append("command (minions cannot have command)")
-    if unknown or missing:
+    beasts = [Problem(m, "content/archetypes.yaml") for m in _beast_problems(book)]
+    if unknown or missing or beasts:
         raise InputError(
             [Problem(f"unknown ability {a!r}", "content/archetypes.yaml") for a in unknown]
             + [Problem(f"unknown archetype {a!r}", "content/archetypes.yaml") for a in missing]
+            + beasts
         )
     return book
+
+
+def _beast_problems(book: ArchetypeBook) -> list[str]:
+    """A beast needs its own names, adjectives and traits, and leads nobody."""
+    people = {*book.careers.values(), *book.by_combat_role.values(), *book.mix}
+    problems = []
+    for key, archetype in book.archetypes.items():
+        if not archetype.beast:
+            continue
+        if not (archetype.names and archetype.adjectives):
+            problems.append(f"beast {key!r} needs names and adjectives of its own")
+        if "command" in {*archetype.weights, *archetype.min_levels} or archetype.minions:
+            problems.append(f"beast {key!r} has command or minions; beasts lead nobody")
+        if any("command" in group for group in archetype.required):
+            problems.append(f"beast {key!r} requires command; beasts lead nobody")
+        if key in people:
+            problems.append(f"beast {key!r} is in the mix or stands for a career")
+    return problems
 
 
 @cache
@@ -557,11 +586,12 @@ def describe(
     """ "a wiry caravan guard who never forgets a face"; a career NPC is named by its trade."""
     book = archetype_book()
     fresh = fresh or _Fresh()
-    adjective = fresh.pick(rng, book.adjectives)
+    adjective = fresh.pick(rng, archetype.adjectives if archetype.beast else book.adjectives)
     role = fresh.pick(rng, archetype.roles)
     if career is not None:
         role = career.name.casefold()
-    trait = fresh.pick(rng, [*archetype.traits, *book.traits])
+    shared = book.beast_traits if archetype.beast else book.traits
+    trait = fresh.pick(rng, [*archetype.traits, *shared])
     return f"{_article(adjective)} {adjective} {role} {trait}"
 
 
@@ -582,7 +612,8 @@ def ability_notes(
     for index, (name, level) in enumerate(levels.items()):
         if len(notes) >= NOTED_ABILITIES or (index > 0 and level < 2):
             break
-        pool = [*archetype.notes.get(name, []), *book.notes.get(name, [])]
+        shared = (book.beast_notes if archetype.beast else book.notes).get(name, [])
+        pool = [*archetype.notes.get(name, []), *shared]
         if pool:
             notes[name] = fresh.pick(rng, pool, exclude=notes.values())
     return notes
@@ -701,11 +732,28 @@ class _Names:
         return f"{self.prefix} {name}" if self.prefix else name
 
 
+class _BeastNames:
+    """An animal's name from its archetype's list ("Torn Ear"), least used first, numbered
+    once the list is used up; ``taken`` is shared with the people's names."""
+
+    def __init__(self, prefix: str, taken: set[str]) -> None:
+        self.prefix, self.taken, self.fresh = prefix, taken, _Fresh()
+
+    def draw(self, rng: Random, names: Sequence[str]) -> str:
+        name = self.fresh.pick(rng, names)
+        name = f"{self.prefix} {name}" if self.prefix else name
+        if name in self.taken:
+            name = _numbered(name, self.taken)
+        self.taken.add(name)
+        return name
+
+
 def generate(plan_: Plan) -> list[Npc]:
     spec = plan_.spec
     book = archetype_book()
     rng = Random(spec.seed)
     names = _Names(spec.name_prefix, spec.avoid_names)
+    beast_names = _BeastNames(spec.name_prefix, names.taken)
     fresh = _Fresh()  # descriptions, notes and minion descriptions share one count
     groups = plan_.groups()
     # A small budget leaves out the archetypes whose requirements it cannot pay for.
@@ -730,7 +778,10 @@ def generate(plan_: Plan) -> list[Npc]:
             floor=book.min_levels,
         )
         reused = names.reused
-        name, given = names.draw(rng)
+        if archetype.beast:
+            name, given = beast_names.draw(rng, archetype.names), ""
+        else:
+            name, given = names.draw(rng)
         npc = Npc(
             name=name,
             description=describe(rng, archetype, plan_.career, fresh),

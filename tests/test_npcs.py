@@ -266,6 +266,7 @@ def _phrases() -> list[str]:
     """Every phrase a description, note or minion description can be made of, but roles."""
     book = archetype_book()
     phrases = [*book.traits, *(p for pool in book.notes.values() for p in pool)]
+    phrases += [*book.beast_traits, *(p for pool in book.beast_notes.values() for p in pool)]
     for archetype in book.archetypes.values():
         phrases += archetype.traits + [p for pool in archetype.notes.values() for p in pool]
         phrases += [d for template in archetype.minions for d in template.descriptions]

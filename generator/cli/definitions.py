@@ -61,6 +61,7 @@ def check(
     from ..content.loader import content_problems, resilience_content
     from ..documents.assets import asset_problems
     from ..documents.booklet import booklet_problems
+    from ..encounters import encounter_problems
 
     campaign, computed = load(campaign_paths(paths, example), rules)
     try:
@@ -69,7 +70,10 @@ def check(
         fail(err.problems)
     computed.problems += career_problems(campaign, computed, careers)
     computed.problems += career_definition_problems(campaign)
-    computed.problems += content_problems(campaign)
+    unmerged = content_problems(campaign)
+    computed.problems += unmerged
+    if not unmerged:  # encounters are computed from the merged lists
+        computed.problems += encounter_problems(campaign)
     computed.problems += booklet_problems(campaign, computed)
     computed.problems += asset_problems(campaign)
     for problem in computed.problems:

@@ -1,8 +1,9 @@
 """Resilience content as a campaign sees it: the built-in lists merged with its own.
 
-The built-in events, careers and project ideas live in ``content/resilience/*.yaml``. A
-campaign may add entries of its own (top-level ``events:``, ``careers:`` and
-``project_ideas:``, already validated by the campaign loader). A campaign entry whose id
+The built-in events, careers, project ideas and encounters live in
+``content/resilience/*.yaml``. A campaign may add entries of its own (top-level ``events:``,
+``careers:``, ``project_ideas:`` and ``encounters:``, already validated by the campaign
+loader); an encounter's id is the id of its event. A campaign entry whose id
 equals a built-in id replaces that entry in place, so a group can rewrite one event without
 copying the deck; every other campaign entry is appended, in the order the files give them.
 """
@@ -18,24 +19,27 @@ from pydantic import BaseModel, ValidationError
 from ruamel.yaml import YAML
 
 from ..definitions.campaign import Campaign, Located, Source
+from ..definitions.models import Encounter
 from ..definitions.resilience_models import Career, Event, ProjectIdea, ResilienceContent
 from ..problems import InputError, Problem
 
 CONTENT_DIR = Path(__file__).resolve().parent / "resilience"
 
-ContentKind = Literal["events", "careers", "project_ideas"]
+ContentKind = Literal["events", "careers", "project_ideas", "encounters"]
 
 # File and top-level key of every built-in list, and the model each entry must satisfy.
 BUILTIN: dict[ContentKind, tuple[str, type[BaseModel]]] = {
     "events": ("events.yaml", Event),
     "careers": ("careers.yaml", Career),
     "project_ideas": ("project_ideas.yaml", ProjectIdea),
+    "encounters": ("encounters.yaml", Encounter),
 }
 
 _NOUN: dict[ContentKind, str] = {
     "events": "event",
     "careers": "career",
     "project_ideas": "project idea",
+    "encounters": "encounter",
 }
 
 
@@ -59,7 +63,7 @@ def _load_builtin(kind: ContentKind) -> list[Any]:
             # Built-in content is ours, so this is a packaging bug; still say where.
             first = err.errors()[0]
             field = ".".join(str(p) for p in first["loc"])
-            name = raw.get("id") if isinstance(raw, dict) else None
+            name = (raw.get("id") or raw.get("event")) if isinstance(raw, dict) else None
             problems.append(Problem(first["msg"], shown, positions.get((kind, index)), name, field))
     if problems:
         raise InputError(problems)
@@ -74,6 +78,19 @@ def builtin_content() -> ResilienceContent:
         careers=_load_builtin("careers"),
         project_ideas=_load_builtin("project_ideas"),
     )
+
+
+@cache
+def builtin_encounters() -> tuple[Encounter, ...]:
+    """The bundled encounters, one per built-in event (kept out of ResilienceContent, whose
+    models know nothing of characters)."""
+    return tuple(_load_builtin("encounters"))
+
+
+def _builtin(kind: ContentKind) -> list[Any]:
+    if kind == "encounters":
+        return list(builtin_encounters())
+    return list(getattr(builtin_content(), kind))
 
 
 @dataclass(frozen=True)
@@ -96,7 +113,7 @@ def merged_entries(campaign: Campaign | None, kind: ContentKind) -> list[Content
     Raises InputError when a campaign gives one id twice: which of the two should print is
     a question only the author can answer.
     """
-    builtin: list[Any] = list(getattr(builtin_content(), kind))
+    builtin = _builtin(kind)
     merged = [ContentEntry(entry, None) for entry in builtin]
     position = {entry.id: i for i, entry in enumerate(merged)}
     user: list[Located] = list(getattr(campaign, kind)) if campaign is not None else []
@@ -156,6 +173,7 @@ def resilience_content(campaign: Campaign | None = None) -> ResilienceContent:
 __all__ = [
     "ContentEntry",
     "builtin_content",
+    "builtin_encounters",
     "content_problems",
     "merged_entries",
     "resilience_content",

@@ -30,6 +30,7 @@ from .models import (
     KIND_OF_LIST,
     CharacterDef,
     CommunityDef,
+    Encounter,
     Settings,
     VehicleDef,
 )
@@ -111,6 +112,7 @@ class Campaign:
     events: list[Located] = field(default_factory=list)
     careers: list[Located] = field(default_factory=list)
     project_ideas: list[Located] = field(default_factory=list)
+    encounters: list[Located] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
 
     def character(self, name: str) -> Located | None:
@@ -289,24 +291,38 @@ def _ability_problems(
     return problems
 
 
+def _character_problems(
+    definition: CharacterDef, source: Source, where: tuple[str | int, ...] = ()
+) -> list[Problem]:
+    """Ability names of a character and its minions; ``where`` leads to it in the entry
+    (an encounter's opponents sit under ``opponents``)."""
+    name = definition.name
+    problems = _ability_problems(
+        definition.abilities, CHARACTER_ABILITIES, source, name, (*where, "abilities"), "character"
+    )
+    for i, minion in enumerate(definition.minions):
+        problems += _ability_problems(
+            minion.abilities,
+            CHARACTER_ABILITIES,
+            source,
+            name,
+            (*where, "minions", i, "abilities"),
+            "character",
+        )
+    return problems + _duplicate_older_names(
+        definition.abilities, source, name, (*where, "abilities")
+    )
+
+
 def _entry_problems(kind: str, definition: BaseModel, source: Source) -> list[Problem]:
     """Checks the models cannot express: ability names and vehicle movement."""
     name = str(getattr(definition, "name", ""))
     problems: list[Problem] = []
     if isinstance(definition, CharacterDef):
-        problems += _ability_problems(
-            definition.abilities, CHARACTER_ABILITIES, source, name, ("abilities",), "character"
-        )
-        for i, minion in enumerate(definition.minions):
-            problems += _ability_problems(
-                minion.abilities,
-                CHARACTER_ABILITIES,
-                source,
-                name,
-                ("minions", i, "abilities"),
-                "character",
-            )
-        problems += _duplicate_older_names(definition.abilities, source, name, ("abilities",))
+        problems += _character_problems(definition, source)
+    elif isinstance(definition, Encounter):
+        for i, opponent in enumerate(definition.opponents):
+            problems += _character_problems(opponent, source, ("opponents", i))
     elif isinstance(definition, VehicleDef):
         problems += _ability_problems(
             definition.abilities, VEHICLE_ABILITIES, source, name, ("abilities",), "vehicle"
@@ -351,7 +367,7 @@ def _raw_ability_problems(key: str, raw: Any, source: Source, entry: str) -> lis
 
 
 def _duplicate_older_names(
-    abilities: dict[str, Any], source: Source, entry: str, where: tuple[str, ...]
+    abilities: dict[str, Any], source: Source, entry: str, where: tuple[str | int, ...]
 ) -> list[Problem]:
     problems = []
     for old, new in OLDER_NAMES.items():
@@ -362,7 +378,7 @@ def _duplicate_older_names(
                     source.file,
                     source.line(*where, old),
                     entry,
-                    ".".join((*where, old)),
+                    ".".join(map(str, (*where, old))),
                 )
             )
     return problems
@@ -371,7 +387,7 @@ def _duplicate_older_names(
 def _entry_name(raw: Any, key: str, index: int) -> str:
     """What messages call an entry: its name (or an event's title), else its position."""
     if isinstance(raw, dict):
-        for field_name in ("name", "title", "id"):
+        for field_name in ("name", "title", "id", "event"):
             if raw.get(field_name) is not None:
                 return str(raw[field_name])
     return f"{KIND_OF_LIST[key]} #{index + 1}"

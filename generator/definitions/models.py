@@ -9,9 +9,17 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StringConstraints,
+    model_validator,
+)
 
-from .resilience_models import Career, Event, ProjectIdea
+from .resilience_models import Career, Event, Id, ProjectIdea
 
 # Generous bounds: the books' mightiest have 10 levels and vehicles 30 toughness; a sheet
 # draws one box per hit point, so a typo like 3000 must be an error, not a 3000-box track.
@@ -102,6 +110,44 @@ class CharacterDef(Model):
         default=None,
         description="Print a character sheet: by default yes under characters, no under npcs.",
     )
+
+
+# A Resilience encounter's opponents fight as one side: the event's title is their
+# initiative group, so a `group:` of their own would only split what the card joins.
+MAX_OPPONENTS = 12
+
+
+class Encounter(Model):
+    """Who a Resilience event's encounter brings to the table, under the event's id."""
+
+    event: Id = Field(
+        description="The id of the event it belongs to; a built-in event's id replaces"
+        " that event's encounter."
+    )
+    opponents: list[CharacterDef] = Field(
+        min_length=1,
+        max_length=MAX_OPPONENTS,
+        description="Characters as under `npcs:`; they roll initiative as one group.",
+    )
+
+    @property
+    def id(self) -> str:
+        """The event's id: encounters are merged and replaced by it, as events are."""
+        return self.event
+
+    @model_validator(mode="after")
+    def _one_side(self) -> Encounter:
+        grouped = [o.name for o in self.opponents if o.group is not None]
+        if grouped:
+            raise ValueError(
+                f"opponents roll initiative together under the event's title; leave out"
+                f" group: ({', '.join(grouped)})"
+            )
+        names = [o.name for o in self.opponents]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise ValueError(f"two opponents are named {', '.join(twice)}; names must differ")
+        return self
 
 
 class CrewDef(Model):
@@ -216,6 +262,7 @@ BUILD_KINDS = (
     "careers",
     "booklets",
     "roster",
+    "encounters",
 )
 
 
@@ -337,6 +384,8 @@ ENTRY_MODELS: dict[str, type[BaseModel]] = {
     "events": Event,
     "careers": Career,
     "project_ideas": ProjectIdea,
+    # Opponents for the built-in (or the campaign's own) events, replaced by event id.
+    "encounters": Encounter,
 }
 
 KIND_OF_LIST = {
@@ -347,6 +396,7 @@ KIND_OF_LIST = {
     "events": "event",
     "careers": "career",
     "project_ideas": "project idea",
+    "encounters": "encounter",
 }
 
 

@@ -34,6 +34,7 @@ LIST_DESCRIPTIONS: Final[dict[str, str]] = {
     "events": "Resilience events added to the built-in deck (or replacing one by id).",
     "careers": "Resilience careers added to the built-in ones (or replacing one by id).",
     "project_ideas": "Ready-made community projects added to the built-in ones.",
+    "encounters": "Opponents of an event's encounter, replacing the built-in ones by event id.",
 }
 
 _CHARACTER_NAMES = (*CHARACTER_ABILITIES, *OLDER_NAMES)  # the loader reads "stalking" too

@@ -22,6 +22,7 @@ KINDS: dict[str, str] = {
     "careers": "deck:career_documents",
     "booklets": "booklet",
     "roster": "roster:build_documents",
+    "encounters": "encounters",
 }
 
 

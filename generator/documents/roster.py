@@ -74,7 +74,11 @@ INSTANCE_LABEL = 4.0
 HEAD_H = 8.6  # group heading: band plus the space under it
 CONT_H = 6.6  # "cont." heading at the top of a later column
 TITLE_H = 17.0  # page 1: the roster's title block
+NOTE_GAP = 1.6  # under a heading's line of text (an encounter's), above its first block
+NOTE_INSET = 1.8  # that text lines up with the heading's name, inside the band's padding
 BONUS_W = 34.0  # room the heading keeps at its right for "GROUP INITIATIVE +38"
+HEAD_PAD = 1.8  # the heading band's padding at each side
+HEAD_PT, HEAD_SMALL_PT = 14.0, 12.0  # a heading name too long at 14 pt sets at 12 pt
 
 FONTS = {
     "regular": "CharisSIL-Regular.ttf",
@@ -211,9 +215,13 @@ def css_metrics(g: Geometry) -> dict[str, str]:
         "cont_h": CONT_H,
         "title_h": TITLE_H,
         "bonus_w": BONUS_W,
+        "note_gap": NOTE_GAP,
+        "note_inset": NOTE_INSET,
+        "head_pad": HEAD_PAD,
     }
     out = {name: mm(value) for name, value in values.items()}
     out["text_pt"] = f"{TEXT_PT}pt"
+    out["head_pt"], out["head_small_pt"] = f"{HEAD_PT:g}pt", f"{HEAD_SMALL_PT:g}pt"
     # The level's box fills the hanging indent less the space after it, so the text after
     # "2 " starts where continuation lines do.
     out["level_w"] = mm(g.hang - text_mm(" ", "regular"))
@@ -493,30 +501,73 @@ def sections(computed: Computed) -> list[Section]:
     return out
 
 
-def roster_items(computed: Computed, g: Geometry) -> list[Item]:
+def heading_fits(name: str, g: Geometry) -> bool:
+    """Whether a section's name sets at full size beside the group initiative; a longer one
+    (an event's title such as "Whispers About the Newcomers") is set smaller rather than cut."""
+    room = g.column_w - BONUS_W - 2 * HEAD_PAD
+    return measure.text_width_mm(name, "BebasNeue-Regular.otf", HEAD_PT, 0.03) <= room
+
+
+def note_runs(text: str) -> list[Run]:
+    """A heading's line of text (an encounter's), set in italic under the band."""
+    return [(text, "italic")]
+
+
+def section_items(
+    section: Section, computed: Computed, g: Geometry, key: str = "", note: str = ""
+) -> list[Item]:
+    """A section's heading, then its NPCs with their minions. ``key`` tells sections of the
+    same name apart (two printables may reuse one); ``note`` is a line under the heading."""
+    key = key or section.name
     full = dataclasses.replace(g, column_w=g.content_w)
     minions: dict[str, list[Block]] = {}
     for block in computed.of_kind("minion"):
         if block.leader is not None:
             minions.setdefault(block.leader, []).append(block)
+    show_init = computed.rules.individual_initiative or not section.grouped
+    note_w = g.column_w - 2 * NOTE_INSET
+    head_h = HEAD_H + (count_lines(note_runs(note), note_w) * LINE + NOTE_GAP if note else 0)
+    view = {
+        "name": section.name,
+        "bonus": section.bonus,
+        "how": section.how,
+        "cont": False,
+        "note": note,
+        "small": not heading_fits(section.name, g),
+    }
+    items = [Item("group", head_h, view, key)]
+    for block in section.members:
+        item = npc_item(block, minions.get(block.name, []), g, show_init, key)
+        if item.height > g.content_h - SLACK - TITLE_H - head_h:
+            # Taller than any column: it will run full width and break across pages.
+            wide = npc_item(block, minions.get(block.name, []), full, show_init, key)
+            item = Item("big", wide.height, wide.view, key)
+        items.append(item)
+    return items
+
+
+def roster_items(computed: Computed, g: Geometry) -> list[Item]:
+    return [item for section in sections(computed) for item in section_items(section, computed, g)]
+
+
+@dataclass(frozen=True)
+class Titled:
+    """NPCs computed elsewhere under a heading of their own and a line of text, such as an
+    event's opponents under its title and its encounter."""
+
+    key: str
+    title: str
+    note: str
+    computed: Computed
+
+
+def titled_items(parts: Sequence[Titled], g: Geometry) -> list[Item]:
     items: list[Item] = []
-    for section in sections(computed):
-        show_init = computed.rules.individual_initiative or not section.grouped
-        items.append(
-            Item(
-                "group",
-                HEAD_H,
-                {"name": section.name, "bonus": section.bonus, "how": section.how, "cont": False},
-                section.name,
-            )
-        )
-        for block in section.members:
-            item = npc_item(block, minions.get(block.name, []), g, show_init, section.name)
-            if item.height > g.content_h - SLACK - TITLE_H - HEAD_H:
-                # Taller than any column: it will run full width and break across pages.
-                wide = npc_item(block, minions.get(block.name, []), full, show_init, section.name)
-                item = Item("big", wide.height, wide.view, section.name)
-            items.append(item)
+    for part in parts:
+        for section in sections(part.computed):
+            named = dataclasses.replace(section, name=part.title)
+            key = f"{part.key}/{section.name}"
+            items += section_items(named, part.computed, g, key, part.note)
     return items
 
 
@@ -647,34 +698,51 @@ class Roster:
     groups: int
 
 
-def plan_roster(computed: Computed, options: BuildOptions) -> Roster:
-    widest = max(
+def _widest(computed: Sequence[Computed]) -> int:
+    return max(
         (
             a.level
-            for b in computed.blocks
+            for c in computed
+            for b in c.blocks
             if b.kind in ("character", "minion") and isinstance(b.stats, CharacterStats)
             for a in b.stats.abilities
         ),
         default=1,
     )
-    g = geometry(options.paper, widest)
-    items = roster_items(computed, g)
+
+
+def plan_roster(computed: Computed, options: BuildOptions) -> Roster:
+    g = geometry(options.paper, _widest([computed]))
+    return _planned(roster_items(computed, g), g)
+
+
+def plan_titled(parts: Sequence[Titled], options: BuildOptions) -> Roster:
+    """A roster of ready-made sections, in their order (see :class:`Titled`)."""
+    g = geometry(options.paper, _widest([p.computed for p in parts]))
+    return _planned(titled_items(parts, g), g)
+
+
+def _planned(items: Sequence[Item], g: Geometry) -> Roster:
     pages = paginate(items, g) if items else []
     npcs = sum(1 for i in items if i.kind in NPC_KINDS)
     groups = sum(1 for i in items if i.kind == "group")
     return Roster(g, pages, npcs, groups)
 
 
-def _context(
+def roster_context(
     roster: Roster,
     pages: Sequence[Page],
     computed: Computed,
     campaign: Campaign,
     options: BuildOptions,
+    label: str = "NPC roster",
+    summary: str = "",
 ) -> dict[str, Any]:
+    """The template's context; ``label`` names the printable in the running header and
+    the title block ("NPC roster", "Encounters"), ``summary`` the line under the title."""
     title = campaign_title(campaign)
-    running = "NPC roster" + (f" · {title}" if title else "")
-    summary = (
+    running = label + (f" · {title}" if title else "")
+    summary = summary or (
         f"{roster.npcs} NPC{'s' if roster.npcs != 1 else ''} in"
         f" {roster.groups} section{'s' if roster.groups != 1 else ''}"
         f" · {computed.rules.name} rules"
@@ -684,7 +752,8 @@ def _context(
         "page": page_context(options),
         "m": css_metrics(roster.geometry),
         "running_css": css_string(running),
-        "doc_heading": title or "NPC roster",
+        "label": label,
+        "doc_heading": title or label,
         "has_title": bool(pages) and pages[0].title,
         "summary": summary,
         "psychic_limit": computed.rules.psychic_limit,
@@ -699,16 +768,19 @@ def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> 
     roster = plan_roster(computed, options)
     if not roster.npcs:
         return []
-    context = _context(roster, roster.pages, computed, campaign, options)
+    context = roster_context(roster, roster.pages, computed, campaign, options)
     return [Document(KIND, "NPC roster", "roster", TEMPLATE, context)]
 
 
 __all__ = [
+    "Titled",
     "count_lines",
     "css_string",
     "documents",
     "paginate",
     "plan_roster",
+    "plan_titled",
+    "roster_context",
     "sections",
 ]
 
@@ -728,8 +800,8 @@ def build_documents(
     roster = plan_roster(computed, options)
     if not roster.npcs:
         return []
-    context = _context(roster, roster.pages, computed, campaign, options)
-    shell = _context(roster, [], computed, campaign, options)
+    context = roster_context(roster, roster.pages, computed, campaign, options)
+    shell = roster_context(roster, [], computed, campaign, options)
     units = [("page", _view(page)) for page in roster.pages]
     imposed = Imposed(
         contexts={"page": shell},

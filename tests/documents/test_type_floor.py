@@ -112,7 +112,9 @@ def _check(files: list[Path]) -> None:
 
 
 # The printables this part of the work answers for, and with the saddle copy the booklet.
-@pytest.mark.parametrize("kind", ["community", "roster", "booklets", "carry", "calibrate", "year"])
+@pytest.mark.parametrize(
+    "kind", ["community", "roster", "encounters", "booklets", "carry", "calibrate", "year"]
+)
 def test_no_type_under_7_pt(printed: dict[str, list[Path]], kind: str) -> None:
     _check(printed[kind])
 
