@@ -239,6 +239,20 @@ def project(
 # ------------------------------------------------------------------------------ draw
 
 
+def _campaign_and_events(campaign: Path | None) -> tuple[Campaign | None, list[Event]]:
+    """The campaign given, else the one this folder holds (as build uses it), else none;
+    and every event it plays with: the built-in deck and its own. Exits on problems."""
+    from ..content.loader import resilience_content
+
+    if campaign is None and looks_like_campaign(Path.cwd()):
+        campaign = Path(".")
+    loaded = _load([campaign]) if campaign is not None else None
+    try:
+        return loaded, resilience_content(loaded).events
+    except InputError as err:
+        _problems(err.problems)
+
+
 def _campaign_community(campaign: Campaign | None) -> CommunityDef | None:
     """The campaign's community when there is exactly one, for numbering and "before"."""
     if campaign is None or len(campaign.communities) != 1:
@@ -300,7 +314,6 @@ def draw(
 
     Example: scratchpress resilience draw my-campaign --years 3 --seed harvest -o year.pdf
     """
-    from ..content.loader import resilience_content
     from ..documents.community import current_defenses, latest_year
 
     errors = []
@@ -310,13 +323,7 @@ def draw(
         errors.append(f"-o {output}: is a folder; give a file name such as year-sheets.pdf")
     if errors:
         _stop(errors, 2)
-    if campaign is None and looks_like_campaign(Path.cwd()):
-        campaign = Path(".")  # this folder's own events and community, as build uses them
-    loaded = _load([campaign]) if campaign is not None else None
-    try:
-        events = resilience_content(loaded).events
-    except InputError as err:
-        _problems(err.problems)
+    loaded, events = _campaign_and_events(campaign)
     chosen_seed: int | str = (
         seed_value(seed) if seed is not None else random.SystemRandom().randrange(SEED_RANGE)
     )
@@ -443,7 +450,6 @@ def simulate(
 
     Example: scratchpress resilience simulate --years 10 --runs 2000 --policy greedy
     """
-    from ..content.loader import resilience_content
     from ..documents.community import current_defenses
     from ..rules.simulate import simulate as play
 
@@ -456,13 +462,7 @@ def simulate(
         errors.append(f"--png {png}: is a folder; give a file name such as year.png")
     if errors:
         _stop(errors, 2)
-    if campaign is None and looks_like_campaign(Path.cwd()):
-        campaign = Path(".")
-    loaded = _load([campaign]) if campaign is not None else None
-    try:
-        events = resilience_content(loaded).events
-    except InputError as err:
-        _problems(err.problems)
+    loaded, events = _campaign_and_events(campaign)
     community = _campaign_community(loaded)
     start = current_defenses(community) if community is not None else dict(DEFAULT_START)
     players = (community.players if community is not None else None) or DEFAULT_PLAYERS
