@@ -17,6 +17,7 @@ from PIL import ImageFont
 
 from ..resources import fonts_dir
 from .fonts import FALLBACKS, system_fonts
+from .lint import font_package_for
 
 MM_PER_PT = 25.4 / 72
 _UNITS = 1000  # faces are opened once at this size and scaled
@@ -110,22 +111,11 @@ def _face_for(char: str, file: str) -> str | None:
     point = ord(char)
     for face in _chain(file):
         if face in _CJK_FAMILIES:
-            if _cjk_installed() and _is_cjk(point):
+            if _cjk_installed() and font_package_for(char) == "fonts-noto-cjk":
                 return face
         elif point in _cmap(face):
             return face
     return None
-
-
-def _is_cjk(point: int) -> bool:
-    return (
-        0x1100 <= point <= 0x11FF
-        or 0x2E80 <= point <= 0x9FFF
-        or 0xAC00 <= point <= 0xD7FF
-        or 0xF900 <= point <= 0xFAFF
-        or 0xFF00 <= point <= 0xFF60
-        or 0x20000 <= point <= 0x3FFFF
-    )
 
 
 @lru_cache(maxsize=65536)
