@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmarks for scratchpress builds: prints numbers, never passes or fails.
 
-    python bench/run.py [--runs 3] [--only deck|roster|memory|watch] [--work DIR]
+    python bench/run.py [--runs 3] [--only deck|roster|memory|watch|example|pages|npcs] [--work DIR]
 
 Each figure is a whole `scratchpress build` process (cold start included), the median of
 --runs runs, measured with the standard library (time.perf_counter around subprocess, peak
@@ -10,6 +10,11 @@ RSS from getrusage of the children). Scenarios, matching the targets in the issu
   deck   a 540-card event deck (45 built-in events + 495 generated), 9-up on Letter
   roster a 1,000-NPC roster
   memory peak memory of a 2,000-NPC roster build; time for 500/1,000/2,000 NPCs
+  example the bundled example campaign, cold (`--no-cache`, empty output folder)
+  pages  ms per page for every printable of the example campaign, each rendered in one
+         warm process (WeasyPrint imported, fonts loaded), median of --runs renders;
+         decks are timed as the build renders them, card units in one batch
+  npcs   a generated 300-NPC campaign (`roster generate -n 300`), cold
 
 For deck and roster, each command runs on its own first:
   cold     empty output folder and cache
@@ -275,10 +280,97 @@ def bench_memory(work: Path) -> None:
         )
 
 
+def bench_example(work: Path, runs: int) -> None:
+    out = work / "example-out"
+    build = ["build", str(HERE.parent / "examples"), "-o", str(out), "--no-cache"]
+    cold = median_of(runs, lambda: shutil.rmtree(out, ignore_errors=True), build)
+    pages = sum(_pdf_pages(pdf) for pdf in out.glob("*.pdf"))
+    documents = len(list(out.glob("*.pdf")))
+    print(f"example campaign cold ({documents} documents, {pages} pages): {cold:.2f} s")
+
+
+def bench_npcs(work: Path, runs: int) -> None:
+    campaign, out = work / "npcs300", work / "npcs300-out"
+    shutil.rmtree(campaign, ignore_errors=True)
+    campaign.mkdir(parents=True)
+    done = subprocess.run(
+        [
+            *SCRATCHPRESS,
+            "roster",
+            "generate",
+            str(campaign),
+            "-n",
+            "300",
+            "--seed",
+            "1",
+            "-o",
+            str(campaign / "npcs.yaml"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(done.stderr)
+    build = ["build", str(campaign), "-o", str(out), "--no-cache"]
+    cold = median_of(runs, lambda: shutil.rmtree(out, ignore_errors=True), build)
+    names = ", ".join(sorted(p.name for p in out.glob("*.pdf")))
+    print(f"300-NPC campaign cold: {cold:.2f} s ({names})")
+
+
+def _pdf_pages(path: Path) -> int:
+    import pikepdf
+
+    with pikepdf.open(path) as pdf:
+        return len(pdf.pages)
+
+
+def bench_pages(runs: int) -> None:
+    """ms per page for each printable of the example campaign, in one warm process."""
+    from scratchpress.build import allowed_roots, collect_documents
+    from scratchpress.definitions.campaign import load_campaign
+    from scratchpress.documents.base import BuildOptions
+    from scratchpress.render.engine import render_pdf, warm_up
+    from scratchpress.render.templating import render_html, theme_dirs
+    from scratchpress.render.units import batch_jobs, plan_units
+    from scratchpress.statblocks import compute_campaign
+
+    folder = HERE.parent / "examples"
+    campaign = load_campaign([folder])
+    documents = collect_documents(compute_campaign(campaign), campaign, BuildOptions(), None)
+    themes, roots = theme_dirs(campaign.root), tuple(allowed_roots(campaign))
+    warm_up()
+    by_kind: dict[str, list[tuple[float, int]]] = {}
+    for document in documents:
+        if document.imposed is not None:
+            plan = plan_units(document, themes, roots, 120)
+            missing = list(range(len(plan.unit_keys)))
+            jobs = batch_jobs(plan, missing, 1, folder, roots, themes, 120)
+            htmls = [(job.html, job.pdf_variant) for job in jobs]
+        else:
+            html = render_html(document.template, document.context, themes, 120)
+            htmls = [(html, document.pdf_variant)]
+        for html, variant in htmls:
+            times, pages = [], 0
+            for _ in range(runs):
+                started = time.perf_counter()
+                pages = render_pdf(html, folder, list(roots), pdf_variant=variant).pages
+                times.append(time.perf_counter() - started)
+            by_kind.setdefault(document.kind, []).append((statistics.median(times), pages))
+    print(f"{'printable':<12} {'renders':>7} {'pages':>6} {'seconds':>8} {'ms/page':>8}")
+    for kind, measured in by_kind.items():
+        seconds = sum(t for t, _ in measured)
+        pages = sum(p for _, p in measured)
+        per_page = 1000 * seconds / pages
+        print(f"{kind:<12} {len(measured):>7} {pages:>6} {seconds:>8.2f} {per_page:>8.0f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--only", choices=["deck", "roster", "memory", "watch"])
+    parser.add_argument(
+        "--only", choices=["deck", "roster", "memory", "watch", "example", "pages", "npcs"]
+    )
     parser.add_argument(
         "--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "scratchpress-bench"
     )
@@ -291,6 +383,12 @@ def main() -> None:
         bench_roster(options.work, options.runs)
     if options.only in (None, "memory"):
         bench_memory(options.work)
+    if options.only in (None, "example"):
+        bench_example(options.work, options.runs)
+    if options.only in (None, "pages"):
+        bench_pages(options.runs)
+    if options.only in (None, "npcs"):
+        bench_npcs(options.work, options.runs)
     if options.only == "watch":  # only the --watch figures, more edits for a steadier median
         bench_deck(options.work, options.runs, watch_only=True)
         bench_roster(options.work, options.runs, watch_only=True)

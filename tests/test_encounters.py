@@ -245,7 +245,7 @@ def test_the_printable_counts_its_opponents() -> None:
         compute_campaign(NO_CAMPAIGN), NO_CAMPAIGN, BuildOptions()
     )
     total = sum(_fighters(e.id) for e in EVENTS)
-    assert document.context["summary"] == f"{total} opponents in 45 events · current rules"
+    assert document.context["summary"] == f"{total} opponents in 50 events · current rules"
     heads = [
         item
         for page in document.context["pages"]

@@ -450,7 +450,7 @@ def simulate(
 
     Example: scratchpress resilience simulate --years 10 --runs 2000 --policy greedy
     """
-    from ..documents.community import current_defenses
+    from ..documents.community import current_defenses, latest_year
     from ..rules.simulate import simulate as play
 
     errors = []
@@ -476,6 +476,8 @@ def simulate(
             seed_value(seed),
             policy.value,
             _party_levels(loaded),
+            # A campaign in play goes on from its next year, when the years are harder.
+            first_year=latest_year(community) + 1 if community is not None else 1,
         )
     except ValueError as err:
         _stop([str(err)], 2)

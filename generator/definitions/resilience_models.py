@@ -214,8 +214,17 @@ class Event(_Model):
     title: Name = Field(description="The card's title.")
     threat: Threat = Field(description="The kind of danger the year brings.")
     attacks: Defense = Field(description="The defense the threat attacks; fixed by the threat.")
-    attack_bonus: int = Field(ge=0, le=10, description="What the GM adds to the d20 attack roll.")
-    damage: int = Field(ge=1, le=4, description="Levels the defense loses if the attack hits.")
+    attack_bonus: int = Field(
+        ge=0, le=12, description="What the GM adds to the d20 attack roll, before the year's."
+    )
+    damage: int = Field(
+        ge=1, le=8, description="Levels the defense loses if the attack hits, before the year's."
+    )
+    windfall: bool = Field(
+        default=False,
+        description="Good fortune with a catch: the community comes out ahead on average,"
+        " and the attack is the price.",
+    )
     story: Text = Field(description="What the GM reads aloud.")
     temporary: Text = Field(description="A modifier that lasts until the year ends.")
     challenge: EventChallenge = Field(description="The roll the PCs make against the event.")

@@ -44,6 +44,7 @@ from ..rules.community import (
     ProjectPlan,
     plan_project,
     project_difficulty,
+    yearly_attack,
 )
 from ..statblocks import Block, Computed
 from .base import PAPER_MM, BuildOptions, Document, page_context
@@ -498,6 +499,7 @@ def _year_view(
     year: int, event: Event, before: Mapping[str, int] | None, community: str, lines: int
 ) -> dict[str, Any]:
     challenge = event.challenge
+    attack = yearly_attack(event.attack_bonus, event.damage, year)
     return {
         "year": str(year),
         "community": community,
@@ -506,9 +508,20 @@ def _year_view(
         "threat": event.threat,
         "attacks": event.attacks,
         "attacks_title": TITLES[event.attacks],
-        "bonus": f"+{event.attack_bonus}",
-        "damage": str(event.damage),
-        "damage_unit": "level" if event.damage == 1 else "levels",
+        # The attack as it stands this year: the card's numbers and the harder years'.
+        "bonus": f"+{attack.bonus}",
+        "damage": str(attack.damage),
+        "damage_unit": "level" if attack.damage == 1 else "levels",
+        "bonus_why": (
+            f"card +{attack.card_bonus}, year {year} +{attack.harder.attack_bonus}"
+            if attack.harder.attack_bonus
+            else ""
+        ),
+        "damage_why": (
+            f"card {attack.card_damage}, year {year} +{attack.harder.damage}"
+            if attack.harder.damage
+            else ""
+        ),
         "story": event.story,
         "temporary": event.temporary,
         "challenge": {

@@ -171,7 +171,8 @@ def event_face(event: Event) -> dict[str, Any]:
         "id": event.id,
         "title": event.title,
         "title_size": _title_size(event.title),
-        "threat": _cap(event.threat),
+        "threat": f"Windfall · {event.threat}" if event.windfall else _cap(event.threat),
+        "windfall": event.windfall,
         "defense": event.attacks,  # css class and icon: economy, environment, equity
         "mechanic": {
             "attacks": f"Attacks {event.attacks}",
@@ -232,6 +233,11 @@ def career_face(career: Career) -> dict[str, Any]:
 CREDIT = "Unofficial · written for scratchpress"
 # The deck's first card: how to play one, with the rulings the texts leave open
 # (docs/definitions.md, "Judgement calls"). A table reads it once and keeps it face up.
+# rules.community.escalation, in words (a test holds the two together).
+_HARDER_YEARS = (
+    "Harder each year: +1 to the bonus for every year after the first, +1 to the damage"
+    " every second year (year 5: +4 and +2)."
+)
 HOW_TO_PLAY = {
     "id": "how-an-event-plays",
     "rules": True,
@@ -250,6 +256,7 @@ HOW_TO_PLAY = {
             "The GM rolls d20 + the bonus against the defense named: equal or higher takes"
             " the damage. “Fails automatically” means no roll, so no 20 beats it.",
         ),
+        ("Years", _HARDER_YEARS),
         ("Then", "Encounter, character development, projects, the GM's bonus."),
     ],
     "words": "“Attack bonus −2” changes the GM's roll, “damage +1” what a hit takes"

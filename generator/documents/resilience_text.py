@@ -15,7 +15,7 @@ from typing import Any
 
 from ..definitions.models import CommunityDef
 from ..definitions.resilience_models import Event
-from ..rules.community import DEFENSES, ProjectPlan
+from ..rules.community import DEFENSES, ProjectPlan, yearly_attack
 from ..rules.simulate import Simulation, Spread
 
 WRAP = 88
@@ -136,10 +136,12 @@ def event_text(year: int, event: Event, now: dict[str, int] | None = None) -> st
     against = f"{defense} ({now[defense]} now)" if now is not None else defense
     lines = [f"Year {year} · {event.title} [{event.id}]"]
     lines += _wrapped("Threat", f"{event.threat}; attacks {defense}")
+    attack = yearly_attack(event.attack_bonus, event.damage, year)
     lines += _wrapped(
         "GM's roll",
-        f"d20 {_bonus(event.attack_bonus)} vs {against}; on a hit {defense} loses"
-        f" {event.damage} level{'s' if event.damage != 1 else ''}",
+        f"d20 {_bonus(attack.bonus)} vs {against}; on a hit {defense} loses"
+        f" {attack.damage} level{'s' if attack.damage != 1 else ''}"
+        + (f" ({attack.why})" if attack.why else ""),
     )
     lines += _wrapped("Temporary", event.temporary)
     challenge = event.challenge
@@ -156,7 +158,14 @@ def event_text(year: int, event: Event, now: dict[str, int] | None = None) -> st
 
 
 def event_json(year: int, event: Event) -> dict[str, Any]:
-    return {"year": year, **event.model_dump(mode="json")}
+    """The card as written, with the attack as it stands in ``year`` (harder years)."""
+    attack = yearly_attack(event.attack_bonus, event.damage, year)
+    return {
+        "year": year,
+        **event.model_dump(mode="json"),
+        "year_attack_bonus": attack.bonus,
+        "year_damage": attack.damage,
+    }
 
 
 # ------------------------------------------------------------------------------ simulate
@@ -170,13 +179,21 @@ EVENTS_SHOWN = 5  # hardest and mildest events the text report names
 CHOICES_SHOWN = 12  # choices never taken, before "and N more"
 
 
+def _years(result: Simulation) -> str:
+    """ "10 years", or "10 years (years 2-11)" for a campaign already in play."""
+    if result.first_year == 1:
+        return f"{result.years} years"
+    last = result.first_year + result.years - 1
+    return f"{result.years} years (years {result.first_year}-{last})"
+
+
 def simulation_text(result: Simulation, community: str | None) -> str:
     """The simulation as a GM reads it: the spread of each E every year, the risk, and
     which events hurt most and least."""
     start = _defense_line(dict(result.start))
     who = f"{community} ({start})" if community else f"a community of {start}"
     lines = [
-        f"{result.runs} runs of {result.years} years: {who}, {result.players} players, "
+        f"{result.runs} runs of {_years(result)}: {who}, {result.players} players, "
         f"played as {POLICY_WORDS[result.policy]}; seed {result.seed}",
         "",
         "year  " + "".join(f"{d:<20}" for d in DEFENSES),
@@ -230,17 +247,18 @@ def simulation_png(result: Simulation) -> bytes:
     title = ImageFont.truetype(str(fonts_dir() / "Lato-Bold.ttf"), 26)
     highest = max([s.p90 for y in result.by_year for s in y.defenses.values()] + [15.0])
     top_value = 5 * (int(highest) // 5 + 1)
-    # Year 0 is where every run starts: the community as founded (or as it stands now).
-    years = [0] + [y.year for y in result.by_year]
+    # The year before the first played is where every run starts: the community as
+    # founded (year 0) or as it stands now.
+    years = [result.first_year - 1] + [y.year for y in result.by_year]
     series = {
         d: [Spread(result.start[d], result.start[d], result.start[d])]
         + [yr.defenses[d] for yr in result.by_year]
         for d in DEFENSES
     }
-    span = max(1, years[-1])
+    span = max(1, years[-1] - years[0])
 
     def x(year: float) -> float:
-        return left + year / span * (width - left - right)
+        return left + (year - years[0]) / span * (width - left - right)
 
     def y(value: float) -> float:
         return height - bottom - value / top_value * (height - top - bottom)

@@ -9,6 +9,65 @@ DEFENSES = ("economy", "environment", "equity")
 CREATION_POINTS = 30
 CREATION_MIN, CREATION_MAX = 5, 15
 
+# Harder years (our rule, printed on the deck's rules card): the world does not stand still
+# while a community grows, so every year's attack gains a bonus, and later its damage too.
+# Without it a community that plays its projects well soon stands out of every attack's reach.
+ESCALATION_BONUS_EVERY = 1  # +1 attack bonus every this many years after the first
+ESCALATION_DAMAGE_EVERY = 2  # +1 damage every this many years after the first
+
+
+@dataclass(frozen=True)
+class Escalation:
+    """What year ``year`` adds to every event's attack bonus and damage."""
+
+    year: int
+    attack_bonus: int
+    damage: int
+
+
+def escalation(year: int) -> Escalation:
+    """Year 1 adds nothing; the bonus grows by 1 every ESCALATION_BONUS_EVERY years, the
+    damage by 1 every ESCALATION_DAMAGE_EVERY years."""
+    if year < 1:
+        raise ValueError(f"years count from 1, not {year}")
+    return Escalation(
+        year,
+        (year - 1) // ESCALATION_BONUS_EVERY,
+        (year - 1) // ESCALATION_DAMAGE_EVERY,
+    )
+
+
+@dataclass(frozen=True)
+class YearlyAttack:
+    """An event's attack as it stands in a given year: the card's numbers plus the year's."""
+
+    year: int
+    card_bonus: int
+    card_damage: int
+    harder: Escalation
+
+    @property
+    def bonus(self) -> int:
+        return self.card_bonus + self.harder.attack_bonus
+
+    @property
+    def damage(self) -> int:
+        return self.card_damage + self.harder.damage
+
+    @property
+    def why(self) -> str:
+        """ "card +5, year 4 +3; damage 5 +1", or "" in year 1, when the card stands as printed."""
+        if not (self.harder.attack_bonus or self.harder.damage):
+            return ""
+        text = f"card +{self.card_bonus}, year {self.year} +{self.harder.attack_bonus}"
+        if self.harder.damage:
+            text += f"; damage {self.card_damage} +{self.harder.damage}"
+        return text
+
+
+def yearly_attack(attack_bonus: int, damage: int, year: int) -> YearlyAttack:
+    return YearlyAttack(year, attack_bonus, damage, escalation(year))
+
 
 @dataclass(frozen=True)
 class CommunityStats:

@@ -13,11 +13,15 @@ A **policy** plays the community's side, the part players decide:
   gives the 1 level the rules give a group that struggled, to its weakest defense.
 * ``balanced`` (the default): a well-played community. Projects and decisions are chosen for
   the best expected outcome, valuing a level more the lower its defense stands (a square
-  root), so weak defenses are shored up first. The evaluation gives 1 level to each of the
-  two weakest defenses (the rules' "2 bonus levels ... or 1 level to each of two").
-* ``greedy``: economy first. Every project develops economy as far as it may, sacrificing
-  the other two to make it certain; decisions protect economy. The evaluation gives 1 level,
-  to economy.
+  root), so weak defenses are shored up first, and a defense at 0 as the end of the game
+  it is. The evaluation gives 1 level to each of the two weakest defenses (the rules' "2
+  bonus levels ... or 1 level to each of two").
+* ``greedy``: economy first. The same weighing, but a level of economy counts twice what a
+  level elsewhere does and ruin is not foreseen, so projects buy economy with the other two
+  and decisions protect it. The evaluation gives 1 level, to economy.
+
+Every year after the first is harder (``rules.community.escalation``, printed on the deck's
+rules card): the attack bonus and, every second year, the damage grow.
 
 Rulings the texts leave open, taken here and printed on the cards:
 
@@ -38,7 +42,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal, Protocol
 
-from .community import CREATION_MIN, DEFENSES, plan_project, project_size
+from .community import CREATION_MIN, DEFENSES, escalation, plan_project, project_size
 from .effects import (
     NO_EFFECT,
     Effect,
@@ -53,6 +57,8 @@ Policy = Literal["passive", "balanced", "greedy"]
 POLICIES: tuple[Policy, ...] = ("passive", "balanced", "greedy")
 TYPICAL_LEVEL = 2  # a party's best level in an ability, when no party is given
 NATURAL_20 = 20
+GREEDY_WEIGHT = 2.0
+GAME_OVER = -100.0  # what balanced play thinks of a defense at 0: worse than any low value
 
 
 class _Challenge(Protocol):
@@ -149,13 +155,6 @@ def chance(needed: int, bonus: int = 0, natural_20: bool = True) -> float:
 # Valuing a community: what each policy wants
 
 
-def _value(policy: Policy, state: Mapping[str, int]) -> float:
-    if policy == "greedy":
-        return 3.0 * state["economy"] + state["environment"] + state["equity"]
-    # balanced (and passive, for its few choices): a level matters more on a weak defense
-    return _root(state["economy"]) + _root(state["environment"]) + _root(state["equity"])
-
-
 @lru_cache(maxsize=1024)
 def _root(level: int) -> float:
     return 4.0 * math.sqrt(max(level, 0))
@@ -217,16 +216,13 @@ def _add(*changes: Mapping[str, int]) -> dict[str, int]:
     return out
 
 
-def _expected(policy: Policy, state: Mapping[str, int], outcomes: Outcomes) -> float:
-    return sum(p * _value(policy, _apply(state, change)) for p, change in outcomes)
-
-
 def _choose(
     policy: Policy,
     card: _Read,
     state: Mapping[str, int],
     challenge: Effect,
     party: Mapping[str, int],
+    players: int,
 ) -> int:
     """The index of the choice the policy takes."""
     if policy == "passive":
@@ -235,11 +231,49 @@ def _choose(
             return -sum(v for v in card.choices[index].now.values() if v < 0)
 
         return min(range(len(card.choices)), key=cost_now)
-    scores = [
-        _expected(policy, state, _attack_outcomes(card, state, challenge.plus(choice), party))
-        for choice in card.choices
-    ]
+    scores = []
+    for choice in card.choices:
+        effect = challenge.plus(choice)
+        outcomes = _attack_outcomes(card, state, effect, party)
+        modifiers = _year_modifiers(card, effect)
+        scores.append(
+            sum(
+                p
+                * _with_projects(
+                    policy, players, _key(_apply(state, change)), modifiers, effect.project_bonus
+                )
+                for p, change in outcomes
+            )
+        )
     return max(range(len(scores)), key=lambda i: (scores[i], -i))
+
+
+def _with_projects(
+    policy: Policy,
+    players: int,
+    state: tuple[int, int, int],
+    modifiers: tuple[ProjectModifier, ...],
+    bonus: int,
+) -> float:
+    """What a state after the attack is worth, counting the year's projects still to come,
+    so a choice that ends a penalty on projects or gives one a bonus is valued for it: each
+    project's expected gain under the year's modifiers, the bonus on the first."""
+    now = _tuple_value(policy, state)
+    if min(state) <= 0:
+        return now  # the game is over: no projects follow
+    count = project_size(players).projects_per_player * players
+    plain = _best_plan_scored(policy, players, state, modifiers, 0)[1] - now
+    first = _best_plan_scored(policy, players, state, modifiers, bonus)[1] - now
+    return now + first + (count - 1) * plain
+
+
+def _year_modifiers(card: _Read, effect: Effect) -> tuple[ProjectModifier, ...]:
+    """The year's project modifiers after the challenge and the decision."""
+    if effect.ends_temporary:
+        return ()
+    if effect.temporary_becomes is not None:
+        return tuple(penalty_becomes(list(card.modifiers), effect.temporary_becomes))
+    return card.modifiers
 
 
 def _sample(rng: random.Random, outcomes: Outcomes) -> dict[str, int]:
@@ -271,7 +305,7 @@ def _candidates(policy: Policy, players: int) -> tuple[Plan, ...]:
     checked and priced by ``plan_project``, as ``resilience project`` does."""
     size = project_size(players)
     plans: list[Plan] = []
-    targets = ("economy",) if policy == "greedy" else DEFENSES
+    targets = DEFENSES
     for target in targets:
         for levels in range(1, size.max_development + 1):
             for payer in [None, *[d for d in DEFENSES if d != target]]:
@@ -307,7 +341,6 @@ def _vectors(policy: Policy, players: int) -> tuple[tuple[tuple[int, ...], tuple
     )
 
 
-@lru_cache(maxsize=200_000)
 def _best_plan(
     policy: Policy,
     players: int,
@@ -315,9 +348,20 @@ def _best_plan(
     modifiers: tuple[ProjectModifier, ...],
     bonus: int,
 ) -> Plan:
+    return _best_plan_scored(policy, players, state, modifiers, bonus)[0]
+
+
+@lru_cache(maxsize=200_000)
+def _best_plan_scored(
+    policy: Policy,
+    players: int,
+    state: tuple[int, int, int],
+    modifiers: tuple[ProjectModifier, ...],
+    bonus: int,
+) -> tuple[Plan, float]:
     """The candidate project with the best expected value for the policy in this state
-    (a sacrifice may not exceed what a defense has). Worked on tuples: this runs for
-    every project of every simulated year."""
+    (a sacrifice may not exceed what a defense has), and that value. Worked on tuples:
+    this runs for every project of every simulated year."""
     best_score = -math.inf
     best: Plan | None = None
     plans = _candidates(policy, players)
@@ -329,17 +373,17 @@ def _best_plan(
         success = (failure[0] + dev[0], failure[1] + dev[1], failure[2] + dev[2])
         p = 1.0 if plan.automatic else chance(plan.difficulty, mod + bonus, natural_20=False)
         score = p * _tuple_value(policy, success) + (1 - p) * _tuple_value(policy, failure)
-        if policy == "greedy" and p < 1.0:
-            score -= 0.001  # economy first, and sure of it
         if score > best_score + 1e-9:
             best_score, best = score, plan
     assert best is not None  # developing 1 level with no sacrifice is always legal
-    return best
+    return best, best_score
 
 
 def _tuple_value(policy: Policy, state: tuple[int, int, int]) -> float:
-    if policy == "greedy":
-        return 3.0 * state[0] + state[1] + state[2]
+    if policy == "greedy":  # economy counts three times, and ruin is not foreseen
+        return GREEDY_WEIGHT * _root(state[0]) + _root(state[1]) + _root(state[2])
+    if min(state) <= 0:
+        return GAME_OVER
     return _root(state[0]) + _root(state[1]) + _root(state[2])
 
 
@@ -392,6 +436,7 @@ class Simulation:
     p_any_below_minimum: float
     p_any_zero: float
     events: list[EventEffect] = field(default_factory=list)
+    first_year: int = 1
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -401,6 +446,7 @@ class Simulation:
             "seed": self.seed,
             "start": dict(self.start),
             "players": self.players,
+            "first_year": self.first_year,
             "by_year": [
                 {
                     "year": y.year,
@@ -441,6 +487,7 @@ def simulate(
     seed: int | str,
     policy: Policy = "balanced",
     party: Mapping[str, int] | None = None,
+    first_year: int = 1,
 ) -> Simulation:
     """``runs`` communities from ``start``, each through ``years`` drawn years."""
     if policy not in POLICIES:
@@ -466,7 +513,9 @@ def simulate(
                 deck = rng.sample(cards, len(cards))
             card = deck.pop()
             before = sum(state.values())
-            state, modifiers, bonus, chosen = _play_event(rng, card, state, policy, levels)
+            state, modifiers, bonus, chosen = _play_event(
+                rng, card, state, policy, levels, players, first_year + year
+            )
             tallies[card.id].drawn += 1
             tallies[card.id].taken[chosen] += 1
             tallies[card.id].lost += before - sum(state.values())
@@ -490,7 +539,7 @@ def simulate(
         zero += hit_zero
     by_year = [
         YearSpread(
-            year + 1,
+            first_year + year,
             {
                 d: Spread(
                     round(sum(s[d] for s in states) / len(states), 2),
@@ -526,6 +575,7 @@ def simulate(
         p_any_below_minimum=round(below / runs, 4),
         p_any_zero=round(zero / runs, 4),
         events=effects,
+        first_year=first_year,
     )
 
 
@@ -563,6 +613,8 @@ def _play_event(
     state: dict[str, int],
     policy: Policy,
     party: Mapping[str, int],
+    players: int,
+    year: int = 1,
 ) -> tuple[dict[str, int], tuple[ProjectModifier, ...], int, int]:
     """The event's part of the year: challenge, decision, attack. Returns the new state,
     the year's project modifiers, a bonus for one project and the choice taken."""
@@ -571,13 +623,11 @@ def _play_event(
     challenge = (
         card.success if roll == NATURAL_20 or roll + level >= card.difficulty else card.failure
     )
-    index = _choose(policy, card, state, challenge, party)
+    harder = escalation(year)
+    challenge = challenge.plus(Effect(attack_bonus=harder.attack_bonus, damage=harder.damage))
+    index = _choose(policy, card, state, challenge, party, players)
     effect = challenge.plus(card.choices[index])
-    modifiers = card.modifiers
-    if effect.ends_temporary:
-        modifiers = ()
-    elif effect.temporary_becomes is not None:
-        modifiers = tuple(penalty_becomes(list(modifiers), effect.temporary_becomes))
+    modifiers = _year_modifiers(card, effect)
     change = _sample(rng, _attack_outcomes(card, state, effect, party))
     return _apply(state, change), modifiers, effect.project_bonus, index
 

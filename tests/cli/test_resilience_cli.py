@@ -67,17 +67,17 @@ def test_project_text() -> None:
 
 
 def test_project_with_the_example_community() -> None:
-    # Lantern Weir after year 1 (examples/community.yaml): 10 / 10 / 14, four players.
+    # Lantern Weir after year 1 (examples/community.yaml): 6 / 10 / 14, four players.
     result = run("project", "-d", "economy=2", "-s", "equity=1", "--community", "lantern weir")
     assert result.exit_code == 0, result.output
-    assert "Lantern Weir: economy 10, environment 10, equity 14" in result.stdout
-    assert "On success  economy 12, environment 10, equity 13" in result.stdout
-    assert "On failure  economy 10, environment 10, equity 13" in result.stdout
+    assert "Lantern Weir: economy 6, environment 10, equity 14" in result.stdout
+    assert "On success  economy 8, environment 10, equity 13" in result.stdout
+    assert "On failure  economy 6, environment 10, equity 13" in result.stdout
     data = json.loads(
         run("project", "-d", "economy=2", "--community", "Lantern Weir", "--json").stdout
     )
     assert data["players"] == 4
-    assert data["community"]["now"] == {"economy": 10, "environment": 10, "equity": 14}
+    assert data["community"]["now"] == {"economy": 6, "environment": 10, "equity": 14}
 
 
 def test_project_with_a_campaign_path(write_campaign: WriteCampaign) -> None:

@@ -292,8 +292,8 @@ def test_one_event_card_in_full(write_campaign: WriteCampaign) -> None:
     card = view["event"]
     assert card["title"] == "The Weeping Dam"
     assert (card["threat"], card["attacks"]) == ("emergency", "Economy")
-    assert card["attack"] == "d20 +6 against economy"
-    assert card["damage"] == "2"
+    assert card["attack"] == "d20 +8 against economy"
+    assert card["damage"] == "6"
     assert card["challenge"] == "Blasting, difficulty 13"
     assert [c["choice"] for c in card["choices"]] == [
         "Open the sluices",

@@ -407,7 +407,7 @@ def test_every_deck_card_keeps_its_text_3_mm_inside_the_trim() -> None:
             DeckOptions(backs="fold", bleed=True),
         )
         insets += trim_insets(_render(document))
-    assert len(insets) == 2 * (1 + 45 + 13)  # fronts and backs; the deck's how-to-play card
+    assert len(insets) == 2 * (1 + 50 + 13)  # fronts and backs; the deck's how-to-play card
     nearest = min(insets, key=lambda item: item[1])
     assert nearest[1] >= CARD_SAFE_MM - 0.01, nearest
 

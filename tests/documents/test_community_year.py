@@ -18,17 +18,17 @@ def _lantern_weir() -> CommunityDef:
 
 def test_the_event_strikes_before_the_years_projects() -> None:
     # Lantern Weir is founded at economy 12, environment 7, equity 11. In year 1 the Weeping
-    # Dam takes 3 economy; then Priya's cisterns (+3 environment, rolls 15 against 13)
+    # Dam takes 7 economy (damage 6, +1 for the failed challenge); then Priya's cisterns (+3 environment, rolls 15 against 13)
     # succeed, Dan's greenhouses (13) fail on a 9, Lena's wagon (+3 economy -1
     # environment, 8) succeeds on an 11, Tom's lottery (+2 equity -2 economy) is automatic;
-    # the GM gives +1 environment and +1 equity. The year ends at 10, 10, 14.
+    # the GM gives +1 environment and +1 equity. The year ends at 6, 10, 14.
     ledger = project_ledger(_lantern_weir())
     befores = [entry.before for entry in ledger.entries]
-    assert befores[0] == {"economy": 9, "environment": 7, "equity": 11}
+    assert befores[0] == {"economy": 5, "environment": 7, "equity": 11}
     assert [entry.result for entry in ledger.entries] == ["success", "failed", "success", "automatic"]
     afters = [entry.after for entry in ledger.entries]
-    assert afters[-1] == {"economy": 10, "environment": 9, "equity": 13}
-    assert ledger.now == {"economy": 10, "environment": 10, "equity": 14}
+    assert afters[-1] == {"economy": 6, "environment": 9, "equity": 13}
+    assert ledger.now == {"economy": 6, "environment": 10, "equity": 14}
 
 
 def test_no_value_on_the_worksheet_is_one_the_table_never_saw() -> None:
@@ -36,5 +36,5 @@ def test_no_value_on_the_worksheet_is_one_the_table_never_saw() -> None:
     ledger = project_ledger(_lantern_weir())
     seen = [entry.before["economy"] for entry in ledger.entries]
     seen += [entry.after["economy"] for entry in ledger.entries if entry.after]
-    assert max(seen) == 12
+    assert max(seen) == 8  # Lena's wagon, after the dam took 7
     assert 15 not in seen

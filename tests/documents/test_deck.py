@@ -88,7 +88,7 @@ def example() -> Campaign:
 
 @pytest.fixture(scope="module")
 def event_deck() -> Document:
-    """The 45 built-in events (the example campaign may add its own)."""
+    """The 50 built-in events (the example campaign may add its own)."""
     return deck_document("events", merged_entries(None, "events"), BuildOptions(), DeckOptions())
 
 
@@ -120,15 +120,18 @@ def pages_for(kind: str, paper: str = "letter", **deck: Any) -> list[Any]:
 
 def test_builtin_content_loads_and_validates() -> None:
     content = resilience_content()
-    assert (len(content.events), len(content.careers), len(content.project_ideas)) == (45, 13, 46)
-    assert len({e.id for e in content.events}) == 45
+    assert (len(content.events), len(content.careers), len(content.project_ideas)) == (50, 13, 46)
+    assert len({e.id for e in content.events}) == 50
     for event in content.events:
         assert THREAT_DEFENSE[event.threat] == event.attacks
 
 
 def test_events_are_spread_evenly_over_the_three_es() -> None:
-    counts = Counter(e.attacks for e in resilience_content().events)
-    assert counts == {"economy": 15, "environment": 15, "equity": 15}
+    events = resilience_content().events
+    threats = Counter(e.attacks for e in events if not e.windfall)
+    assert threats == {"economy": 15, "environment": 15, "equity": 15}
+    windfalls = Counter(e.attacks for e in events if e.windfall)
+    assert windfalls == {"economy": 2, "environment": 2, "equity": 1}
 
 
 USER_EVENTS = """\
@@ -188,7 +191,7 @@ def test_campaign_event_replaces_the_builtin_with_its_id_and_new_ones_append(
     user_campaign: Campaign,
 ) -> None:
     entries = merged_entries(user_campaign, "events")
-    assert len(entries) == 46
+    assert len(entries) == 51
     assert entries[0].definition.title == "The Boiler Holds"  # same place as the built-in
     assert entries[0].source is not None and entries[0].replaces_builtin
     assert entries[-1].definition.title == "The Dust Wind"
@@ -232,14 +235,14 @@ def test_duplicate_campaign_ids_are_a_clean_error(write_campaign: WriteCampaign)
 
 
 def test_bad_campaign_event_is_reported_by_check(write_campaign: WriteCampaign, cli: Cli) -> None:
-    text = textwrap.dedent(USER_EVENTS.replace("attack_bonus: 6", "attack_bonus: 12"))
+    text = textwrap.dedent(USER_EVENTS.replace("attack_bonus: 6", "attack_bonus: 13"))
     write_campaign({"events.yaml": text})
-    line = text.splitlines().index("    attack_bonus: 12") + 1
+    line = text.splitlines().index("    attack_bonus: 13") + 1
     result = cli("check", "campaign")
     assert result.exit_code == 1
     assert (
         f'campaign/events.yaml:{line}: entry "The Dust Wind": attack_bonus: '
-        "must be 10 or less, got 12"
+        "must be 12 or less, got 13"
     ) in result.stderr
 
 
@@ -329,18 +332,18 @@ def test_fold_sheet_puts_each_back_opposite_its_front(paper: str, bleed: bool) -
 
 def test_deck_page_counts() -> None:
     fronts = pages_for("events", backs="none")
-    assert len(fronts) == 6 and all(p["side"] == "front" for p in fronts)
-    assert [len(p["cards"]) for p in fronts] == [8, 8, 8, 8, 8, 6]  # 45 events + how to play
+    assert len(fronts) == 7 and all(p["side"] == "front" for p in fronts)
+    assert [len(p["cards"]) for p in fronts] == [8, 8, 8, 8, 8, 8, 3]  # 50 events + how to play
     duplex = pages_for("events", backs="duplex")
-    assert [p["side"] for p in duplex] == ["front", "back"] * 6
+    assert [p["side"] for p in duplex] == ["front", "back"] * 7
     fold = pages_for("events", backs="fold")
     per_sheet = fold_sheet("letter", CARD).per_page
-    assert len(fold) == math.ceil(46 / per_sheet)
-    assert sum(1 for p in fold for s in p["cards"] if s["side"] == "back") == 46
+    assert len(fold) == math.ceil(51 / per_sheet)
+    assert sum(1 for p in fold for s in p["cards"] if s["side"] == "back") == 51
     careers = pages_for("careers", backs="duplex")
     assert [len(p["cards"]) for p in careers] == [8, 8, 5, 5]  # 13: a short last sheet
     bleed = pages_for("events", backs="none", bleed=True)
-    assert [len(p["cards"]) for p in bleed] == [6] * 7 + [4]  # Letter with bleed: 2 x 3
+    assert [len(p["cards"]) for p in bleed] == [6] * 8 + [3]  # Letter with bleed: 2 x 3
 
 
 @pytest.mark.parametrize(
@@ -391,7 +394,7 @@ def test_back_pages_mirror_the_front_positions_with_offset() -> None:
 
 def test_event_deck_renders_duplex_on_letter(rendered_events: tuple[Rendered, PdfReader]) -> None:
     rendered, pdf = rendered_events
-    assert len(pdf.pages) == 12  # 45 cards, 8 to a sheet
+    assert len(pdf.pages) == 14  # 51 cards, 8 to a sheet, fronts and backs
     assert all(size(p) == pytest.approx(LETTER, abs=1) for p in pdf.pages)
     assert rendered.warnings == []
 
@@ -402,7 +405,7 @@ def test_event_card_text_reads_back_from_the_pdf(
     _, pdf = rendered_events
     first = pdf.pages[0].extract_text()
     assert "Boiler Burst" in first
-    assert "ATTACKS ECONOMY" in first and "d20 + 5" in first and "hit: \u22122" in first
+    assert "ATTACKS ECONOMY" in first and "d20 + 7" in first and "hit: \u22126" in first
     assert "d20 + healing vs 11" in first
     back = pdf.pages[1].extract_text()
     assert "Resilience" in back and "ENVIRONMENT" in back  # the three E's

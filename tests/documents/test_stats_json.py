@@ -190,7 +190,7 @@ def test_community_now_matches_its_sheet(runs: dict[str, Any], computed: Any) ->
     weir = by_name(runs["current"])["Lantern Weir"]
     assert (weir["economy"], weir["environment"], weir["equity"]) == (12, 7, 11)  # as founded
     assert weir["now"] == current_defenses(computed.block("community", "Lantern Weir").definition)
-    assert weir["now"] == {"economy": 10, "environment": 10, "equity": 14}  # history, year 1
+    assert weir["now"] == {"economy": 6, "environment": 10, "equity": 14}  # history, year 1
     assert (weir["players"], weir["year"]) == (4, 1)
     assert weir["project_size"] == {"size": "large", "projects_per_player": 1, "max_development": 5}
 

@@ -138,7 +138,7 @@ def test_editing_one_event_renders_that_card_alone(tmp_path: Path, jobs_seen: li
     folder, out = tmp_path / "campaign", tmp_path / "out"
     write_events(folder)
     run_build(folder, out)
-    assert sum(job.html.count("data-card=") for job in jobs_seen) == 49  # 45 built-in + 3, and the card on how an event plays
+    assert sum(job.html.count("data-card=") for job in jobs_seen) == 54  # 50 built-in + 3, and the card on how an event plays
 
     jobs_seen.clear()
     write_events(folder, {2: "Drill Two Revised"})
@@ -162,10 +162,10 @@ def test_the_back_is_stored_once_however_many_sheets_use_it(tmp_path: Path) -> N
         placed: list[tuple[int, int]] = []
         for page in pdf.pages:
             placed += [xobject.objgen for xobject in page.Resources.XObject.values()]
-        # 49 fronts, one back and one set of cut marks; 7 sheets, each side listing its own.
+        # 54 fronts, one back and one set of cut marks; 7 sheets, each side listing its own.
         assert len(pdf.pages) == 14
-        assert len(set(placed)) == 49 + 1 + 1
-        assert len(placed) == 49 + 49 + 7
+        assert len(set(placed)) == 54 + 1 + 1
+        assert len(placed) == 54 + 54 + 7
 
 
 def test_a_corrupt_card_batch_is_rendered_again(tmp_path: Path, jobs_seen: list[Any]) -> None:
@@ -178,7 +178,7 @@ def test_a_corrupt_card_batch_is_rendered_again(tmp_path: Path, jobs_seen: list[
     jobs_seen.clear()
     report = run_build(folder, out)
     assert not report.problems
-    assert sum(job.html.count("data-card=") for job in jobs_seen) == 49
+    assert sum(job.html.count("data-card=") for job in jobs_seen) == 54
     assert len(PdfReader(out / "resilience-events.pdf").pages) == 14
 
 
@@ -293,7 +293,7 @@ def test_a_theme_stylesheet_or_a_setting_renders_every_card_again(
     (theme / "deck.css").write_text(css + "\n.card .story { letter-spacing: 0.01em; }\n")
     jobs_seen.clear()
     run_build(folder, out)
-    assert sum(job.html.count("data-card=") for job in jobs_seen) == 49
+    assert sum(job.html.count("data-card=") for job in jobs_seen) == 54
 
     jobs_seen.clear()
     run_build(folder, out)  # the theme is now in the cache too
@@ -301,7 +301,7 @@ def test_a_theme_stylesheet_or_a_setting_renders_every_card_again(
 
     jobs_seen.clear()
     run_build(folder, out, paper="a4")
-    assert sum(job.html.count("data-card=") for job in jobs_seen) == 49
+    assert sum(job.html.count("data-card=") for job in jobs_seen) == 54
 
 
 # ---------------------------------------------------------------------------------------

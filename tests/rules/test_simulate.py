@@ -5,15 +5,22 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from scratchpress.cli.app import app
 from scratchpress.content.loader import resilience_content
-from scratchpress.rules.community import plan_project
-from scratchpress.rules.effects import Gamble, parse_effect, parse_temporary, project_modifier
-from scratchpress.rules.simulate import chance, resolve_project, simulate
+from scratchpress.rules.community import escalation, plan_project, yearly_attack
+from scratchpress.rules.effects import (
+    Effect,
+    Gamble,
+    parse_effect,
+    parse_temporary,
+    project_modifier,
+)
+from scratchpress.rules.simulate import POLICIES, chance, resolve_project, simulate
 
 START = {"economy": 10, "environment": 10, "equity": 10}
 DECK = resilience_content(None).events
@@ -32,14 +39,20 @@ def test_a_challenge_outcome_reads_as_its_effect_after_the_story() -> None:
 
 
 def test_a_choice_that_cancels_the_attack() -> None:
-    effect = parse_effect("-1 environment now (fish and irrigation lost); the attack fails automatically.")
+    effect = parse_effect(
+        "-1 environment now (fish and irrigation lost); the attack fails automatically."
+    )
     assert effect.attack_fails and dict(effect.now) == {"environment": -1}
 
 
 def test_gambles_read_both_branches() -> None:
     high_low = parse_effect("Roll d20: on 1-10, -1 economy now; on 11-20, -1 equity now.")
-    assert high_low.gamble == Gamble(11, parse_effect("-1 equity now"), parse_effect("-1 economy now"))
-    ability = parse_effect("A PC rolls command (12): success, attack bonus -2; failure, attack bonus +1.")
+    assert high_low.gamble == Gamble(
+        11, parse_effect("-1 equity now"), parse_effect("-1 economy now")
+    )
+    ability = parse_effect(
+        "A PC rolls command (12): success, attack bonus -2; failure, attack bonus +1."
+    )
     assert ability.gamble is not None
     assert (ability.gamble.ability, ability.gamble.target) == ("command", 12)
     assert (ability.gamble.won.attack_bonus, ability.gamble.lost.attack_bonus) == (-2, 1)
@@ -197,10 +210,16 @@ def test_a_windfall_has_negative_expected_damage() -> None:
 
 
 def test_a_failed_community_ends_its_game() -> None:
-    greedy = simulate(DECK, START, 4, 6, 40, 5, "greedy")
-    assert greedy.p_any_zero == 1.0
-    by_year = greedy.to_json()["by_year"]
-    assert by_year[-1] == {**by_year[-1], "year": 6}  # the years after are still reported
+    # d20 + 12 always reaches economy 5, and 8 levels take it to 0 in the first year.
+    ruin = _Card("ruin", "Ruin", attack_bonus=12, damage=8)
+    weak = {"economy": 5, "environment": 5, "equity": 5}
+    result = simulate([ruin], weak, 4, 6, 20, 5, "balanced")
+    assert result.p_any_zero == 1.0
+    by_year = result.to_json()["by_year"]
+    # The years after are still reported, as the game ended: no project, no GM's bonus.
+    assert [y["year"] for y in by_year] == [1, 2, 3, 4, 5, 6]
+    assert {y["economy"]["mean"] for y in by_year} == {0}
+    assert by_year[-1]["environment"] == by_year[0]["environment"]
 
 
 # ------------------------------------------------------------------------------------------
@@ -250,3 +269,106 @@ def test_simulate_refuses_bad_counts(args: list[str], message: str) -> None:
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+# ------------------------------------------------------------------------------------------
+# Harder years
+
+
+def test_every_year_after_the_first_is_harder() -> None:
+    # Year 1 plays the card as printed; each later year adds 1 to the attack bonus, and
+    # every second year 1 to the damage: year 5 adds +4 and +2.
+    assert (escalation(1).attack_bonus, escalation(1).damage) == (0, 0)
+    assert (escalation(2).attack_bonus, escalation(2).damage) == (1, 0)
+    assert (escalation(3).attack_bonus, escalation(3).damage) == (2, 1)
+    assert (escalation(5).attack_bonus, escalation(5).damage) == (4, 2)
+    attack = yearly_attack(5, 5, 4)  # The Market Fire, drawn in year 4
+    assert (attack.bonus, attack.damage, attack.why) == (8, 6, "card +5, year 4 +3; damage 5 +1")
+    assert yearly_attack(5, 5, 1).why == ""
+    with pytest.raises(ValueError, match="years count from 1"):
+        escalation(0)
+
+
+def test_the_rules_card_states_the_harder_years_as_the_rules_play_them() -> None:
+    from scratchpress.documents.deck import HOW_TO_PLAY
+
+    years = dict(HOW_TO_PLAY["steps"])["Years"]
+    five = escalation(5)
+    assert f"year 5: +{five.attack_bonus} and +{five.damage}" in years
+    assert "+1 to the bonus for every year after the first" in years
+    assert escalation(2).attack_bonus == 1 and escalation(3).damage == 1  # "every second year"
+
+
+def test_a_later_year_is_simulated_as_the_harder_year_it_is() -> None:
+    card = _Card("siege", "Siege", attack_bonus=0, damage=4)
+    # Against economy 20, d20 + 0 hits only on a natural 20 in year 1; in year 11 the
+    # bonus is +10 and the damage 9, so it hits on 10 or more, half the time.
+    start = {"economy": 20, "environment": 20, "equity": 20}
+    early = simulate([card], start, 4, 1, 400, 1, "passive")
+    late = simulate([card], start, 4, 1, 400, 1, "passive", first_year=11)
+    assert early.events[0].expected_damage == pytest.approx(0.05 * 4, abs=0.15)
+    assert late.events[0].expected_damage == pytest.approx(0.55 * 9, abs=0.6)
+    assert [y.year for y in late.by_year] == [11]
+    assert late.to_json()["first_year"] == 11
+
+
+def test_draw_prints_the_years_attack(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app, ["resilience", "draw", "--seed", "2", "--first-year", "4", "--years", "1"]
+    )
+    assert result.exit_code == 0, result.output
+    assert ", year 4 +3; damage " in " ".join(result.stdout.split())
+    data = json.loads(
+        runner.invoke(
+            app, ["resilience", "draw", "--seed", "2", "--first-year", "4", "--json"]
+        ).stdout
+    )
+    event = data["events"][0]
+    assert event["year_attack_bonus"] == event["attack_bonus"] + 3
+    assert event["year_damage"] == event["damage"] + 1
+
+
+# ------------------------------------------------------------------------------------------
+# The built-in deck, as tuned (docs/resilience.md, "Tuning the deck")
+
+
+@pytest.fixture(scope="module")
+def played() -> dict[str, object]:
+    return {policy: simulate(DECK, START, 4, 10, 300, 1, policy) for policy in POLICIES}
+
+
+def test_every_choice_on_the_deck_is_worth_taking_somewhere(played: dict[str, Any]) -> None:
+    # A choice that no way of playing ever takes is a trap printed on a card.
+    taken: dict[tuple[str, str], float] = {}
+    for result in played.values():
+        for event in result.events:
+            for choice, share in event.choices:
+                taken[event.id, choice] = max(taken.get((event.id, choice), 0.0), share)
+    never = sorted(key for key, share in taken.items() if share == 0)
+    assert not never
+
+
+def test_every_windfall_leaves_a_well_played_community_ahead(played: dict[str, Any]) -> None:
+    windfalls = {e.id for e in DECK if e.windfall}
+    assert len(windfalls) >= 4
+    balanced = {e.id: e.expected_damage for e in played["balanced"].events}
+    assert all(balanced[w] < 0 for w in windfalls), {w: balanced[w] for w in windfalls}
+    threats = [balanced[e.id] for e in DECK if not e.windfall]
+    assert min(threats) > 0  # and every other card costs something
+
+
+def test_passive_declines_balanced_grows_and_greedy_can_fail(played: dict[str, Any]) -> None:
+    start = sum(START.values())
+    assert _total(played["passive"], 10) < start
+    assert _total(played["balanced"], 10) > start + 10
+    assert 0 < played["balanced"].p_any_zero < played["greedy"].p_any_zero < 1
+    assert played["passive"].p_any_zero > played["greedy"].p_any_zero
+
+
+def test_challenge_outcomes_do_more_than_change_the_attack_bonus() -> None:
+    def only_bonus(text: str) -> bool:
+        effect = parse_effect(text)
+        return effect == Effect(attack_bonus=effect.attack_bonus) and effect.attack_bonus != 0
+
+    plain = [e.id for e in DECK if only_bonus(e.challenge.success)]
+    assert len(plain) <= len(DECK) // 3, plain
