@@ -512,16 +512,8 @@ def _year_view(
         "bonus": f"+{attack.bonus}",
         "damage": str(attack.damage),
         "damage_unit": "level" if attack.damage == 1 else "levels",
-        "bonus_why": (
-            f"card +{attack.card_bonus}, year {year} +{attack.harder.attack_bonus}"
-            if attack.harder.attack_bonus
-            else ""
-        ),
-        "damage_why": (
-            f"card {attack.card_damage}, year {year} +{attack.harder.damage}"
-            if attack.harder.damage
-            else ""
-        ),
+        "bonus_why": attack.bonus_why,
+        "damage_why": attack.damage_why,
         "story": event.story,
         "temporary": event.temporary,
         "challenge": {

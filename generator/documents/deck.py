@@ -172,7 +172,6 @@ def event_face(event: Event) -> dict[str, Any]:
         "title": event.title,
         "title_size": _title_size(event.title),
         "threat": f"Windfall · {event.threat}" if event.windfall else _cap(event.threat),
-        "windfall": event.windfall,
         "defense": event.attacks,  # css class and icon: economy, environment, equity
         "mechanic": {
             "attacks": f"Attacks {event.attacks}",

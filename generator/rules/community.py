@@ -55,14 +55,26 @@ class YearlyAttack:
         return self.card_damage + self.harder.damage
 
     @property
+    def bonus_why(self) -> str:
+        """ "card +5, year 4 +3", or "" when the year adds nothing to the bonus."""
+        if not self.harder.attack_bonus:
+            return ""
+        return f"card +{self.card_bonus}, year {self.year} +{self.harder.attack_bonus}"
+
+    @property
+    def damage_why(self) -> str:
+        """ "card 5, year 4 +1", or "" when the year adds nothing to the damage."""
+        if not self.harder.damage:
+            return ""
+        return f"card {self.card_damage}, year {self.year} +{self.harder.damage}"
+
+    @property
     def why(self) -> str:
         """ "card +5, year 4 +3; damage 5 +1", or "" in year 1, when the card stands as printed."""
-        if not (self.harder.attack_bonus or self.harder.damage):
+        if not self.bonus_why:
             return ""
-        text = f"card +{self.card_bonus}, year {self.year} +{self.harder.attack_bonus}"
-        if self.harder.damage:
-            text += f"; damage {self.card_damage} +{self.harder.damage}"
-        return text
+        damage = f"; damage {self.card_damage} +{self.harder.damage}" if self.harder.damage else ""
+        return self.bonus_why + damage
 
 
 def yearly_attack(attack_bonus: int, damage: int, year: int) -> YearlyAttack:

@@ -305,8 +305,7 @@ def _candidates(policy: Policy, players: int) -> tuple[Plan, ...]:
     checked and priced by ``plan_project``, as ``resilience project`` does."""
     size = project_size(players)
     plans: list[Plan] = []
-    targets = DEFENSES
-    for target in targets:
+    for target in DEFENSES:
         for levels in range(1, size.max_development + 1):
             for payer in [None, *[d for d in DEFENSES if d != target]]:
                 for paid in range(1, levels + 1) if payer else [0]:
@@ -380,7 +379,7 @@ def _best_plan_scored(
 
 
 def _tuple_value(policy: Policy, state: tuple[int, int, int]) -> float:
-    if policy == "greedy":  # economy counts three times, and ruin is not foreseen
+    if policy == "greedy":  # economy counts GREEDY_WEIGHT times, and ruin is not foreseen
         return GREEDY_WEIGHT * _root(state[0]) + _root(state[1]) + _root(state[2])
     if min(state) <= 0:
         return GAME_OVER

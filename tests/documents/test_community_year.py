@@ -38,3 +38,18 @@ def test_no_value_on_the_worksheet_is_one_the_table_never_saw() -> None:
     seen += [entry.after["economy"] for entry in ledger.entries if entry.after]
     assert max(seen) == 8  # Lena's wagon, after the dam took 7
     assert 15 not in seen
+
+
+def test_the_year_sheet_shows_the_years_attack_and_where_it_comes_from() -> None:
+    from scratchpress.content.loader import resilience_content
+    from scratchpress.documents.base import BuildOptions
+    from scratchpress.documents.community import year_sheets_context
+
+    river = next(e for e in resilience_content(None).events if e.id == "the-river-moves")
+    first, third = year_sheets_context([(1, river), (3, river)], None, None, BuildOptions())[
+        "years"
+    ]
+    assert (first["bonus"], first["damage"], first["bonus_why"]) == ("+8", "6", "")
+    assert (third["bonus"], third["damage"]) == ("+10", "7")
+    assert third["bonus_why"] == "card +8, year 3 +2"
+    assert third["damage_why"] == "card 6, year 3 +1"
