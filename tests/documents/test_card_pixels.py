@@ -1,22 +1,14 @@
 """Pixel regression for the card sheets: page 1 of an event deck and of the initiative
-cards, rendered at 50 dpi in grey, against the reference PNGs in tests/documents/pixels/.
-
-A card moved by a millimetre, a gutter closed, a mark lost or a band run into its
-neighbour changes thousands of pixels; anti-aliasing and a font's hinting change a few.
-After an intended change of the layout, look at the new pictures, then refresh them:
-
-    SCRATCHPRESS_UPDATE_SNAPSHOTS=1 python -m pytest tests/documents/test_card_pixels.py
+cards, rendered at 50 dpi in grey, against the reference PNGs in tests/documents/pixels/
+(how to compare and refresh them: pixelcheck.py). Every other printable: test_page_pixels.py.
 """
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
-import pypdfium2 as pdfium
 import pytest
-from PIL import Image, ImageChops, ImageStat
+from PIL import Image, ImageChops
 
 from scratchpress.content.loader import merged_entries
 from scratchpress.definitions.campaign import load_campaign
@@ -28,42 +20,12 @@ from scratchpress.render.templating import render_html
 from scratchpress.resources import examples_dir, fonts_dir, templates_dir
 from scratchpress.statblocks import compute_campaign
 
-PIXELS = Path(__file__).parent / "pixels"
-UPDATE = os.environ.get("SCRATCHPRESS_UPDATE_SNAPSHOTS") == "1"
-DPI = 50
-MEAN_LIMIT = 1.5  # mean absolute difference, of 255
-CHANGED_LIMIT = 0.004  # share of pixels that differ by more than a quarter of the range
+from pixelcheck import CHANGED_LIMIT, MEAN_LIMIT, PIXELS, assert_looks_like, difference, page_image
 
 
 def page_one(document: Document) -> Image.Image:
     html = render_html(document.template, document.context)
-    pdf = render_pdf(html, templates_dir(), [templates_dir(), fonts_dir()]).pdf
-    page = pdfium.PdfDocument(pdf)[0]
-    return page.render(scale=DPI / 72).to_pil().convert("L")
-
-
-def difference(ours: Image.Image, reference: Image.Image) -> tuple[float, float]:
-    """Mean absolute difference (0-255) and the share of pixels off by more than 64."""
-    diff = ImageChops.difference(ours, reference)
-    mean = ImageStat.Stat(diff).mean[0]
-    changed = sum(diff.point(lambda v: 255 if v > 64 else 0).histogram()[255:])
-    return mean, changed / (diff.size[0] * diff.size[1])
-
-
-def assert_looks_like(image: Image.Image, name: str) -> None:
-    path = PIXELS / f"{name}.png"
-    if UPDATE:
-        PIXELS.mkdir(exist_ok=True)
-        image.save(path, optimize=True)
-    assert path.exists(), f"missing {path.name}; run with SCRATCHPRESS_UPDATE_SNAPSHOTS=1"
-    assert path.stat().st_size <= 100_000
-    reference = Image.open(path).convert("L")
-    assert image.size == reference.size, f"{name}: the page changed size"
-    mean, changed = difference(image, reference)
-    assert mean <= MEAN_LIMIT and changed <= CHANGED_LIMIT, (
-        f"{name}: mean difference {mean:.2f}, {changed:.2%} of pixels changed; look at the"
-        " page and refresh with SCRATCHPRESS_UPDATE_SNAPSHOTS=1 if that is intended"
-    )
+    return page_image(render_pdf(html, templates_dir(), [templates_dir(), fonts_dir()]).pdf)
 
 
 def test_event_deck_sheet_looks_as_it_did() -> None:
