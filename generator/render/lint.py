@@ -38,15 +38,34 @@ def _codepoints(path: Path) -> set[int]:
 
 @cache
 def bundled_codepoints() -> frozenset[int]:
-    """Every character some face we render with can draw: the bundled ones, and the Debian
-    faces at fixed paths that are installed on this machine."""
+    """Every character one of the faces we bundle can draw."""
     points: set[int] = set()
     for path in sorted(fonts_dir().glob("*")):
         if path.suffix.lower() in {".ttf", ".otf"}:
             points |= _codepoints(path)
-    for _, path in system_fonts():
-        points |= _codepoints(path)
     return frozenset(points)
+
+
+@cache
+def package_codepoints(package: str) -> frozenset[int]:
+    """Every character the installed faces of a Debian font package can draw (render/fonts.py
+    reads them at fixed paths). Read only when a text needs them: the four Noto CJK
+    collections hold forty fonts whose tables take seconds to read, which every build of
+    a campaign without Chinese, Japanese or Korean names would otherwise pay."""
+    points: set[int] = set()
+    for owner, path in system_fonts():
+        if owner == package:
+            points |= _codepoints(path)
+    return frozenset(points)
+
+
+def can_draw(char: str) -> bool:
+    """Whether some face we render with has a glyph for ``char``."""
+    point = ord(char)
+    if point in bundled_codepoints():
+        return True
+    package = font_package_for(char)
+    return package is not None and point in package_codepoints(package)
 
 
 # Scripts whose faces come from a Debian package (render/fonts.py): a character in these
@@ -134,11 +153,10 @@ def missing_glyphs_by_entry(html: str) -> dict[str, list[str]]:
         return {}
     parser = _Text()
     parser.feed(html)
-    have = bundled_codepoints()
     missing: dict[str, list[str]] = {}
     for entry, text in parser.chunks:
         for char in text:
-            drawable = char.isspace() or ord(char) < 32 or ord(char) in have
+            drawable = char.isspace() or ord(char) < 32 or can_draw(char)
             # Variation selectors and joiners shape the character before them; alone they
             # draw nothing, so no face needs a glyph for them.
             drawable = drawable or unicodedata.category(char) == "Cf" or _selector(char)

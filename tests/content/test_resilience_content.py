@@ -337,3 +337,13 @@ def test_project_rules_are_enforced() -> None:
         {**base, "develops": {"economy": 5}, "sacrifices": {"environment": 4}}
     )
     assert (cynthia.difficulty, cynthia.size) == (-3, "large")
+
+
+@pytest.mark.parametrize("path", sorted(CONTENT.glob("*.yaml")), ids=lambda p: p.name)
+def test_built_in_content_reads_the_same_under_yaml_1_2(path: Path) -> None:
+    # The loader parses our own files with libyaml (YAML 1.1, fast); users' files follow
+    # YAML 1.2. A bare `no` or `on` would read as false or true under the first alone.
+    import yaml
+
+    text = path.read_text(encoding="utf-8")
+    assert yaml.load(text, Loader=yaml.SafeLoader) == YAML(typ="safe").load(text)
