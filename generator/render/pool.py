@@ -95,6 +95,12 @@ def render_job(job: Job) -> Outcome:
     return outcome
 
 
+def estimated_cost(job: Job) -> int:
+    """How long ``job`` will take, in arbitrary units: layout time grows with the number
+    of elements, and a tag is one ``<`` (the stylesheet has none)."""
+    return job.html.count("<")
+
+
 def _has_resource_limits() -> bool:
     try:
         import resource  # noqa: F401  (POSIX only)
@@ -214,7 +220,9 @@ def _run_workers(
         if method == "fork"
         else multiprocessing.get_context("spawn")
     )
-    pending = list(jobs)
+    # Longest first: a build lasts as long as its slowest worker, and a 20-page document
+    # started last would leave one core idle while it runs alone.
+    pending = sorted(jobs, key=estimated_cost, reverse=True)
     running: dict[str, tuple[Any, Connection, float]] = {}
     try:
         yield from _drive(context, pending, running, workers, timeout_s, memory_mb, on_done)
