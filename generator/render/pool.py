@@ -224,14 +224,22 @@ def _run_workers(
     # started last would leave one core idle while it runs alone.
     pending = sorted(jobs, key=estimated_cost, reverse=True)
     running: dict[str, tuple[Any, Connection, float]] = {}
+    exiting: list[Any] = []  # workers that sent their outcome and are on their way out
     try:
-        yield from _drive(context, pending, running, workers, timeout_s, memory_mb, on_done)
+        yield from _drive(
+            context, pending, running, exiting, workers, timeout_s, memory_mb, on_done
+        )
     finally:
         # Ctrl-C, or a caller that stopped early: no worker outlives the build.
         for process, conn, _ in running.values():
             process.kill()
             process.join(5)
             conn.close()
+        for process in exiting:
+            process.join(5)
+            if process.is_alive():  # sent its outcome, then hung on the way out
+                process.kill()
+                process.join(5)
 
 
 _STOPPING = {signal.SIGINT, signal.SIGTERM}
@@ -265,6 +273,7 @@ def _drive(
     context: Any,
     pending: list[Job],
     running: dict[str, tuple[Any, Connection, float]],
+    exiting: list[Any],
     workers: int,
     timeout_s: float,
     memory_mb: int,
@@ -287,7 +296,10 @@ def _drive(
                     finished = conn.recv()
                 except (EOFError, OSError):
                     finished = Outcome(key, error="the renderer stopped unexpectedly (killed?)")
-                process.join(5)
+                # A worker that has sent its outcome is done; its exit (the kernel freeing
+                # a few hundred MB) takes tens of milliseconds, which the next job need
+                # not wait for. It is reaped when the build's jobs are all done.
+                exiting.append(process)
             elif now - started > timeout_s:
                 process.kill()
                 process.join(5)
