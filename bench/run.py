@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Benchmarks for scratchpress builds: prints numbers, never passes or fails.
 
-    python bench/run.py [--runs 3] [--only deck|roster|memory|watch|example|pages|npcs] [--work DIR]
+    python bench/run.py [--runs 3] [--only SCENARIO] [--work DIR]
+                        [--peers ../shared/peer-bench --peer-python VENV/bin/python]
 
 Each figure is a whole `scratchpress build` process (cold start included), the median of
 --runs runs, measured with the standard library (time.perf_counter around subprocess, peak
@@ -15,6 +16,8 @@ RSS from getrusage of the children). Scenarios, matching the targets in the issu
          warm process (WeasyPrint imported, fonts loaded), median of --runs renders;
          decks are timed as the build renders them, card units in one batch
   npcs   a generated 300-NPC campaign (`roster generate -n 300`), cold
+  profile where one render of each printable spends its time (cProfile; not in the
+         default run)
 
 For deck and roster, each command runs on its own first:
   cold     empty output folder and cache
@@ -26,8 +29,10 @@ For deck and roster, each command runs on its own first:
            saving the definitions file to the rebuilt PDF on disk (the warm process a GM who
            rebuilds on every save uses; it keeps imports, fonts and templates loaded)
 
-The peers (Typst, headless Chromium, plain WeasyPrint) are measured by the harness in
-../shared/peer-bench (see its README); run both in one session to compare like with like.
+With --peers, the same run then times the peer harness in ../shared/peer-bench (Typst and
+headless Chromium on a 540-card deck and a 1,000-block roster, and plain WeasyPrint on the
+deck as a gauge of the machine's speed that day) and prints each target of the issue
+tracker beside this run's figures.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 SCRATCHPRESS = [sys.executable, "-m", "scratchpress"]
+RESULTS: dict[str, float] = {}  # figures the targets are read against, by name
 
 
 def event_yaml(index: int, variant: str = "") -> str:
@@ -174,6 +180,7 @@ def watch_times(build: list[str], output: Path, change: Any, runs: int) -> list[
 
 
 def scenario(
+    key: str,
     label: str,
     build: list[str],
     path: Path,
@@ -185,7 +192,13 @@ def scenario(
     """Cold, warm, touched and changed, each a process of its own; then one change saved
     while ``build --watch`` runs, timed from the save to the PDF on disk."""
     out = Path(build[build.index("-o") + 1])
+    cache = out.with_name(out.name + "-cache")  # its own render cache, emptied for cold runs
+    build = [*build, "--cache-dir", str(cache)]
     counter = [0]
+
+    def empty() -> None:
+        shutil.rmtree(out, ignore_errors=True)
+        shutil.rmtree(cache, ignore_errors=True)
 
     def touch() -> None:
         os.utime(path)
@@ -202,13 +215,16 @@ def scenario(
             f" {statistics.median(watched):.2f} s (min {min(watched):.2f},"
             f" max {max(watched):.2f}, {runs} edits)"
         )
+        RESULTS[f"{key}_watch"] = statistics.median(watched)
         return
-    cold = median_of(runs, lambda: shutil.rmtree(out, ignore_errors=True), build)
+    cold = median_of(runs, empty, build)
+    RESULTS[f"{key}_cold"] = cold
     run(build)
     warm = median_of(runs, None, build)
     touched = median_of(runs, touch, build)
     changed = median_of(runs, change, build)
     watched = watch_times(build, output, change, runs)
+    RESULTS[f"{key}_watch"] = statistics.median(watched)
     print(
         f"{label}: cold {cold:.2f} s | warm {warm:.2f} s | touched {touched:.2f} s"
         f" | one changed {changed:.2f} s"
@@ -241,7 +257,16 @@ def bench_deck(work: Path, runs: int, watch_only: bool = False) -> None:
         old = "title: Bench Event 7\n" if version == 1 else f"title: Bench Event 7 v{version - 1}\n"
         events.write_text(text.replace(old, f"title: Bench Event 7 v{version}\n", 1), "utf-8")
 
-    scenario("deck 540 cards", build, events, edit, runs, out / "resilience-events.pdf", watch_only)
+    scenario(
+        "deck",
+        "deck 540 cards",
+        build,
+        events,
+        edit,
+        runs,
+        out / "resilience-events.pdf",
+        watch_only,
+    )
 
 
 def bench_roster(work: Path, runs: int, watch_only: bool = False) -> None:
@@ -256,7 +281,7 @@ def bench_roster(work: Path, runs: int, watch_only: bool = False) -> None:
         old = "NPC 0500," if version == 1 else f"NPC 0500 v{version - 1},"
         npcs.write_text(text.replace(old, f"NPC 0500 v{version},", 1), encoding="utf-8")
 
-    scenario("roster 1000 NPCs", build, npcs, edit, runs, out / "roster.pdf", watch_only)
+    scenario("roster", "roster 1000 NPCs", build, npcs, edit, runs, out / "roster.pdf", watch_only)
 
 
 def bench_memory(work: Path) -> None:
@@ -268,7 +293,7 @@ def bench_memory(work: Path) -> None:
         # A fresh interpreter per size, so peak memory is this build's alone.
         code = (
             "import resource,subprocess,sys,time;t=time.perf_counter();"
-            f"subprocess.run({[*SCRATCHPRESS, 'build', str(campaign), '-o', str(out), '--only', 'roster']!r},"
+            f"subprocess.run({[*SCRATCHPRESS, 'build', str(campaign), '-o', str(out), '--only', 'roster', '--no-cache']!r},"
             "check=True,capture_output=True);"
             "print(round(time.perf_counter()-t,2), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss//1024)"
         )
@@ -278,6 +303,8 @@ def bench_memory(work: Path) -> None:
         print(
             f"roster {count:5d} NPCs cold {float(seconds):6.2f} s   peak process memory {peak} MB"
         )
+        RESULTS[f"memory_{count}_s"] = float(seconds)
+        RESULTS[f"memory_{count}_mb"] = float(peak)
 
 
 def bench_example(work: Path, runs: int) -> None:
@@ -287,6 +314,7 @@ def bench_example(work: Path, runs: int) -> None:
     pages = sum(_pdf_pages(pdf) for pdf in out.glob("*.pdf"))
     documents = len(list(out.glob("*.pdf")))
     print(f"example campaign cold ({documents} documents, {pages} pages): {cold:.2f} s")
+    RESULTS["example_cold"] = cold
 
 
 def bench_npcs(work: Path, runs: int) -> None:
@@ -316,6 +344,7 @@ def bench_npcs(work: Path, runs: int) -> None:
     cold = median_of(runs, lambda: shutil.rmtree(out, ignore_errors=True), build)
     names = ", ".join(sorted(p.name for p in out.glob("*.pdf")))
     print(f"300-NPC campaign cold: {cold:.2f} s ({names})")
+    RESULTS["npcs_cold"] = cold
 
 
 def _pdf_pages(path: Path) -> int:
@@ -325,54 +354,203 @@ def _pdf_pages(path: Path) -> int:
         return len(pdf.pages)
 
 
-def bench_pages(runs: int) -> None:
-    """ms per page for each printable of the example campaign, in one warm process."""
+def example_renders() -> tuple[Path, list[Path], list[tuple[str, str, str | None]]]:
+    """(kind, html, pdf variant) of every render the example campaign's build makes: one per
+    document, and one per batch of card units for the decks."""
     from scratchpress.build import allowed_roots, collect_documents
     from scratchpress.definitions.campaign import load_campaign
     from scratchpress.documents.base import BuildOptions
-    from scratchpress.render.engine import render_pdf, warm_up
     from scratchpress.render.templating import render_html, theme_dirs
     from scratchpress.render.units import batch_jobs, plan_units
+    from scratchpress.resources import templates_dir
     from scratchpress.statblocks import compute_campaign
 
-    folder = HERE.parent / "examples"
-    campaign = load_campaign([folder])
+    campaign = load_campaign([HERE.parent / "examples"])
     documents = collect_documents(compute_campaign(campaign), campaign, BuildOptions(), None)
     themes, roots = theme_dirs(campaign.root), tuple(allowed_roots(campaign))
-    warm_up()
-    by_kind: dict[str, list[tuple[float, int]]] = {}
+    renders: list[tuple[str, str, str | None]] = []
     for document in documents:
         if document.imposed is not None:
             plan = plan_units(document, themes, roots, 120)
             missing = list(range(len(plan.unit_keys)))
-            jobs = batch_jobs(plan, missing, 1, folder, roots, themes, 120)
-            htmls = [(job.html, job.pdf_variant) for job in jobs]
+            jobs = batch_jobs(plan, missing, 1, templates_dir(), roots, themes, 120)
+            renders += [(document.kind, job.html, job.pdf_variant) for job in jobs]
         else:
             html = render_html(document.template, document.context, themes, 120)
-            htmls = [(html, document.pdf_variant)]
-        for html, variant in htmls:
-            times, pages = [], 0
-            for _ in range(runs):
-                started = time.perf_counter()
-                pages = render_pdf(html, folder, list(roots), pdf_variant=variant).pages
-                times.append(time.perf_counter() - started)
-            by_kind.setdefault(document.kind, []).append((statistics.median(times), pages))
+            renders.append((document.kind, html, document.pdf_variant))
+    return templates_dir(), list(roots), renders
+
+
+def bench_pages(runs: int) -> None:
+    """ms per page for each printable of the example campaign, in one warm process."""
+    from scratchpress.render.engine import render_pdf, warm_up
+
+    base, roots, renders = example_renders()
+    warm_up()
+    by_kind: dict[str, list[tuple[float, int]]] = {}
+    for kind, html, variant in renders:
+        times, pages = [], 0
+        for _ in range(runs):
+            started = time.perf_counter()
+            pages = render_pdf(html, base, roots, pdf_variant=variant).pages
+            times.append(time.perf_counter() - started)
+        by_kind.setdefault(kind, []).append((statistics.median(times), pages))
     print(f"{'printable':<12} {'renders':>7} {'pages':>6} {'seconds':>8} {'ms/page':>8}")
     for kind, measured in by_kind.items():
         seconds = sum(t for t, _ in measured)
         pages = sum(p for _, p in measured)
         per_page = 1000 * seconds / pages
         print(f"{kind:<12} {len(measured):>7} {pages:>6} {seconds:>8.2f} {per_page:>8.0f}")
+        RESULTS[f"page_{kind}"] = seconds / pages
+
+
+# Where WeasyPrint spends a render, as cProfile's cumulative time of these functions. The
+# layout lines overlap: flex and table layout call the min/max-content measures, which call
+# the line breaker.
+STAGES = [
+    ("styles", "weasyprint/css/__init__.py", "get_all_computed_styles"),
+    ("layout", "weasyprint/layout/__init__.py", "layout_document"),
+    (" flex", "weasyprint/layout/flex.py", "flex_layout"),
+    (" grid", "weasyprint/layout/grid.py", "grid_layout"),
+    (" columns", "weasyprint/layout/column.py", "columns_layout"),
+    (" tables", "weasyprint/layout/table.py", "table_layout"),
+    (" min/max-content", "weasyprint/layout/preferred.py", "min_content_width"),
+    (" line breaking", "weasyprint/text/line_break.py", "split_first_line"),
+    ("write_pdf", "weasyprint/document.py", "write_pdf"),
+]
+
+
+def bench_profile() -> None:
+    """Where one render of each printable spends its time (cProfile, warm process)."""
+    import cProfile
+    import pstats
+
+    from scratchpress.render.engine import render_pdf, warm_up
+
+    base, roots, renders = example_renders()
+    warm_up()
+    first: dict[str, tuple[str, str | None]] = {}
+    for kind, html, variant in renders:
+        first.setdefault(kind, (html, variant))
+    names = [name for name, _, _ in STAGES]
+    print(
+        f"{'printable':<11} {'pages':>5} {'total':>6} "
+        + " ".join(f"{n.strip():>8.8}" for n in names)
+    )
+    for kind, (html, variant) in first.items():
+        profiler = cProfile.Profile()
+        profiler.enable()
+        started = time.perf_counter()
+        pages = render_pdf(html, base, roots, pdf_variant=variant).pages
+        total = time.perf_counter() - started
+        profiler.disable()
+        stats: Any = pstats.Stats(profiler).stats
+        cells = []
+        for _, path, function in STAGES:
+            cumulative = sum(
+                row[3]
+                for (file, _, name), row in stats.items()
+                if file.endswith(path) and name == function
+            )
+            cells.append(f"{cumulative:>8.2f}")
+        print(f"{kind:<11} {pages:>5} {total:>6.2f} " + " ".join(cells))
+    print("seconds under cProfile (about 1.5x the plain time); layout's lines overlap")
+
+
+# The peers, run from ../shared/peer-bench with the Python of its own venv (setup.sh).
+# Each: (name in RESULTS, script, its arguments).
+PEERS = [
+    ("chromium_deck", "chromium_render.py", ["deck", "540"]),
+    ("typst_deck", "typst_render.py", ["deck", "540"]),
+    ("chromium_roster", "chromium_render.py", ["roster", "1000"]),
+    ("typst_roster", "typst_render.py", ["roster", "1000"]),
+    # Plain WeasyPrint in one process: how fast this machine is today against the day the
+    # absolute targets were set (2026-11-29: 8.59 s, ../shared/PERFORMANCE.md).
+    ("weasyprint_deck", "wp_single.py", ["deck", "540"]),
+]
+WEASYPRINT_DECK_ON_TARGET_DAY = 8.59
+
+
+def bench_peers(harness: Path, python: Path, work: Path, runs: int) -> None:
+    """The peer harness's engines on the same machine, in the same run: whole processes,
+    median of ``runs``, timed like ours."""
+    for name, script, args in PEERS:
+        times = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            subprocess.run(
+                [str(python), str(harness / script), *args, str(work / f"peer-{name}.pdf")],
+                check=True,
+                capture_output=True,
+            )
+            times.append(time.perf_counter() - started)
+        RESULTS[name] = statistics.median(times)
+        print(f"peer {name:<16} {RESULTS[name]:6.2f} s")
+
+
+def print_targets() -> None:
+    """The issue's targets against this run's figures. Absolute targets were set on a day
+    this machine rendered plain WeasyPrint at 8.59 s a deck; ``scaled`` divides ours by how
+    much slower it is today, so a slow day does not read as a miss (nor a fast one as a hit)."""
+    r = RESULTS
+    factor = (
+        r["weasyprint_deck"] / WEASYPRINT_DECK_ON_TARGET_DAY if "weasyprint_deck" in r else None
+    )
+    rows: list[tuple[str, str, float | None, float | None, float | None]] = []
+
+    def absolute(label: str, key: str, goal: float, unit: str = "s") -> None:
+        if key in r:
+            scaled = r[key] / factor if factor else None
+            rows.append((label, f"at most {goal:g} {unit}", r[key], scaled, None))
+
+    def relative(label: str, key: str, peer: str, most: float) -> None:
+        if key in r and peer in r:
+            rows.append((label, f"at most {most:g}x {peer}", r[key], None, r[key] / r[peer]))
+
+    absolute("example campaign cold", "example_cold", 4.0)
+    absolute("character sheet, s/page", "page_sheets", 0.25)
+    relative("540-card deck cold", "deck_cold", "chromium_deck", 2.0)
+    relative("1,000-NPC roster cold", "roster_cold", "chromium_roster", 0.5)
+    relative("--watch, one event", "deck_watch", "typst_deck", 2.0)
+    absolute("300-NPC campaign cold", "npcs_cold", 8.0)
+    if "memory_2000_mb" in r:
+        rows.append(("2,000 NPCs, peak MB", "under 400 MB", r["memory_2000_mb"], None, None))
+    if not rows:
+        return
+    print()
+    if factor:
+        print(f"this machine today: plain WeasyPrint {factor:.2f}x slower than on 2026-11-29")
+    print(f"{'target':<26} {'goal':<28} {'ours':>7} {'scaled':>7} {'ratio':>6}")
+    for label, goal, ours, scaled, ratio in rows:
+        scaled_text = f"{scaled:7.2f}" if scaled is not None else " " * 7
+        ratio_text = f"{ratio:6.2f}" if ratio is not None else ""
+        print(f"{label:<26} {goal:<28} {ours:7.2f} {scaled_text} {ratio_text}")
+    if "memory_500_s" in r and "memory_2000_s" in r:
+        print(
+            f"roster time per NPC: {1000 * r['memory_500_s'] / 500:.1f} ms at 500,"
+            f" {1000 * r['memory_2000_s'] / 2000:.1f} ms at 2,000 (linear when these agree)"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument(
-        "--only", choices=["deck", "roster", "memory", "watch", "example", "pages", "npcs"]
+        "--only",
+        choices=["deck", "roster", "memory", "watch", "example", "pages", "npcs", "profile"],
     )
     parser.add_argument(
         "--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "scratchpress-bench"
+    )
+    parser.add_argument(
+        "--peers",
+        type=Path,
+        help="also run the peer harness (../shared/peer-bench) for the same work, then the targets",
+    )
+    parser.add_argument(
+        "--peer-python",
+        type=Path,
+        help="the Python of the harness's venv (its setup.sh makes one); default: ours",
     )
     options = parser.parse_args()
     options.work.mkdir(parents=True, exist_ok=True)
@@ -389,6 +567,13 @@ def main() -> None:
         bench_pages(options.runs)
     if options.only in (None, "npcs"):
         bench_npcs(options.work, options.runs)
+    if options.only == "profile":  # not in the default run: cProfile slows the render
+        bench_profile()
+    if options.peers is not None:
+        bench_peers(
+            options.peers, options.peer_python or Path(sys.executable), options.work, options.runs
+        )
+        print_targets()
     if options.only == "watch":  # only the --watch figures, more edits for a steadier median
         bench_deck(options.work, options.runs, watch_only=True)
         bench_roster(options.work, options.runs, watch_only=True)
