@@ -201,7 +201,12 @@ def sheet_context(
             "portrait_w": _mm(PORTRAIT_MM[0]),
             "portrait_h": _mm(PORTRAIT_MM[1]),
             "bottom_min": _mm(SIDE_CONDENSED_MM if layout.condensed else SIDE_MM),
+            "notes_min": _mm(SIDE_MM - SIDE_TOP_MM),
             "development": _mm(DEVELOPMENT_MM),
+            # The page grid's fill cells (sheet.css): the height each page keeps above what
+            # sits under its filling row.
+            "fill_front": _mm_exact(_front_fill(height, layout)),
+            "fill_back": _mm_exact(_back_fill(height)),
         },
         "density": layout.density,
         "condensed": layout.condensed,
@@ -254,6 +259,27 @@ def _character_stats(block: Block) -> CharacterStats:
 def _mm(value: float) -> str:
     """CSS lengths as the template writes them: ``195.9mm``."""
     return f"{value:.1f}mm"
+
+
+def _mm_exact(value: float) -> str:
+    """A length that must land on the micrometre (a page's fill, ``231.003mm``)."""
+    return f"{value:.3f}mm"
+
+
+def _front_fill(height_mm: float, layout: _Layout) -> float:
+    """How far the front's bottom row reaches from the top of the page: all of the page
+    but the footer, the gap over it and, unless condensed, "Character development" and
+    the gap over that."""
+    below = _density(layout).gap + FOOT_BAND_MM
+    if not layout.condensed:
+        below += _density(layout).gap + DEVELOPMENT_MM
+    return height_mm - below
+
+
+def _back_fill(height_mm: float) -> float:
+    """The same for the back and the continuation page, which always have the roomy gap:
+    their notes panel reaches down to the footer."""
+    return height_mm - DENSITIES[0].gap - FOOT_BAND_MM
 
 
 def _portrait(block: Block, campaign: Campaign, options: BuildOptions) -> str | None:
@@ -641,11 +667,17 @@ BANNER_MM = 3.4  # the warning banner's frame ...
 BANNER_LINE_MM = 4.2  # ... and each line of its text
 BANNER_INSET_MM = 12.0
 FOOT_MM = 4.2
+# The band the footer is given under the page's last row, as the flex column that laid the
+# page out before allowed it: its 0.5 pt rule, 0.8 mm padding and two 7 pt lines at 1.3
+# (the flex measured the footer's float on a line of its own). Keeping it keeps every
+# bottom row where it was.
+FOOT_BAND_MM = 0.5 * MM_PER_PT + 0.8 + 2 * 7 * 1.3 * MM_PER_PT
 CATEGORY_MM = 5.1  # a category label with its rule and the space after its group
 ABILITY_CHROME_MM = 9.5  # the abilities panel's title band and padding
 # The right column: movement (22.5 mm), carrying (24 mm) and "Gear & notes" with at least
 # three write-in lines, 7 mm apart under its 6 mm title band; sheet.css places them so.
 SIDE_MM = 80.0
+SIDE_TOP_MM = 51.3  # movement, carrying and the gaps under them: where "Gear & notes" starts
 SIDE_CONDENSED_MM = 49.0  # movement and carrying only
 # "Character development" under the abilities: its title band and two write-in lines.
 DEVELOPMENT_MM = 21.6
