@@ -37,6 +37,24 @@ NOTES_MIN_MM = 15.5
 # of the page area, so rounding never pushes a hairline onto a second page.
 PAGE_MARGIN_MM, PAGE_SLACK_MM = 12.0, 1.0
 
+MM_PER_PT = 25.4 / 72
+# The six stat boxes share the page's width as the flex row that laid them out before did,
+# so they keep their widths in vehicle.css's fixed table: 2 mm gaps, and what is left after
+# each box's padding and border split 1.25 : 1 between the three big boxes and the three
+# small ones. Each box's side padding, by density, and border (vehicle.css).
+STAT_GAP_MM = 2.0
+STAT_PAD_MM = {"normal": 1.8, "dense": 1.5}
+STAT_BORDER_MM = {"big": 1.5 * MM_PER_PT, "small": 0.75 * MM_PER_PT}
+STAT_GROW = {"big": 1.25, "small": 1.0}
+# The flex row was as tall as a box laid out at its narrowest (its min-content width): the
+# constant "Without crew" box, its label and its "no one at the controls" on two lines
+# each. The table's boxes keep that height: two 7 pt label lines at 1.3, the big figure's
+# line (24 pt at 1.1, dense 18 pt at 1.05) and two 7 pt lines at 1.2 (vehicle.css).
+STAT_TEXT_MM = {
+    density: (2 * 7 * 1.3 + value + 2 * 7 * 1.2) * MM_PER_PT
+    for density, value in (("normal", 24 * 1.1), ("dense", 18 * 1.05))
+}
+
 # Where each movement ability takes the vehicle, for the sheet's subtitle.
 MEDIUM = {
     "quickness": "ground",
@@ -334,6 +352,14 @@ def _height_mm(view: dict[str, Any], width: float) -> float:
     return parts["head"] + parts["stats"] + parts["abilities"] + max(parts["left"], parts["right"])
 
 
+def _stat_widths(stats: list[dict[str, str]], width: float, density: str) -> dict[str, str]:
+    """The stat boxes' columns, padding and border included (CSS lengths, by box size)."""
+    chrome = {size: 2 * (STAT_PAD_MM[density] + border) for size, border in STAT_BORDER_MM.items()}
+    free = width - STAT_GAP_MM * (len(stats) - 1) - sum(chrome[s["size"]] for s in stats)
+    share = free / sum(STAT_GROW[s["size"]] for s in stats)
+    return {size: f"{share * STAT_GROW[size] + chrome[size]:.4f}mm" for size in STAT_GROW}
+
+
 def vehicle_view(
     block: Block, agility_word: str = "agility", paper: str = "letter"
 ) -> dict[str, Any]:
@@ -370,6 +396,8 @@ def vehicle_view(
     view["page_height"] = f"{height - PAGE_SLACK_MM:.1f}mm"
     estimate = _height_mm(view, width)
     view["density"] = "dense" if estimate > height - 6.0 else "normal"
+    view["stat_widths"] = _stat_widths(view["stats"], width, view["density"])
+    view["stat_height"] = f"{STAT_TEXT_MM[view['density']]:.4f}mm"
     # The very biggest also drop what a GM needs least: the dangers of firing aboard, and
     # the reminder under the seats (the seats' own lines still say what delays them). The
     # estimate errs high by 20 mm or more at this size, so the dense type still has room.
