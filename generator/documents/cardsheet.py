@@ -29,7 +29,7 @@ Conventions:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -496,23 +496,28 @@ def margin_note(layout: Imposition) -> dict[str, str] | None:
     }
 
 
-def turn_style(card: tuple[float, float], turn: int, lift: bool = False) -> str:
-    """CSS for a card (width, height) turned ``turn`` degrees clockwise in its slot: laid
-    out upright from the slot's top-left corner, turned about that corner, then moved back
-    into the slot.
+def turn_style(
+    card: tuple[float, float], turn: int, lift: bool = False, at: tuple[float, float] = (0, 0)
+) -> str:
+    """CSS for a card (width, height) turned ``turn`` degrees clockwise in its slot, whose
+    top-left corner is ``at`` (mm) on the page: laid out upright from the slot's top-left
+    corner, turned about that corner, then moved back into the slot. The card's box is
+    placed on the page itself, with no box for the slot: one box fewer per card to style
+    and lay out.
 
     Laid out upright, a card on its side reaches below its slot; near the foot of a page
     that would be past the page, where WeasyPrint drops lines (and a translucent group
     drops what it draws off its page). ``lift`` lays it out from the slot's foot upwards
     instead; a card rendered alone gets a page as tall as the card (``card_page``)."""
     w, h = card
-    style = f"width: {mm(w)}; height: {mm(h)};"
+    x, y = at
+    lifted = lift and turn % 180 != 0
+    top = y + (w - h) if lifted else y
+    style = f"left: {mm(x)}; top: {mm(top)}; width: {mm(w)}; height: {mm(h)};"
     if not turn:
         return style
-    lifted = lift and turn % 180 != 0
     dx, dy = {90: (h, 0.0), 180: (w, h), 270: (0.0, w)}[turn]
     if lifted:
-        style += f" top: {mm(w - h)};"
         dy += h - w
     return (
         f"{style} transform-origin: 0 0;"
@@ -547,17 +552,36 @@ FOOT_CLASS = "card-foot"  # a block pinned to the bottom; the flowing text must 
 FOOT_GAP_MM = 0.6  # least white space between the flowing text and a pinned foot
 
 
-def _classes(box: Any) -> set[str]:
+def _has_class(box: Any, name: str) -> bool:
     element = getattr(box, "element", None)
-    if element is None:
-        return set()
-    return set((element.get("class") or "").split())
+    return element is not None and name in (element.get("class") or "").split()
 
 
-def _walk(box: Any) -> Iterable[Any]:
-    yield box
-    for child in getattr(box, "children", ()) or ():
-        yield from _walk(child)
+def _walk(box: Any, skip: Any = None) -> Iterator[Any]:
+    """``box`` and every box inside it, in document order, leaving out the subtree of
+    ``skip``. A stack, not nested generators: a 270-card batch has some 30,000 boxes and
+    the lint walks each several times, so the per-level cost of nesting added up."""
+    stack = [box]
+    while stack:
+        current = stack.pop()
+        if current is skip:
+            continue
+        yield current
+        children = getattr(current, "children", None)
+        if children:
+            stack.extend(reversed(children))
+
+
+def _cards(page: Any) -> Iterator[Any]:
+    """The boxes of class ``card`` on a page, in document order."""
+    stack = [page._page_box]
+    while stack:
+        current = stack.pop()
+        if _has_class(current, CARD_CLASS):
+            yield current
+        children = getattr(current, "children", None)
+        if children:
+            stack.extend(reversed(children))
 
 
 def _text_extent(box: Any, skip: Any = None) -> tuple[float, float, float, float] | None:
@@ -569,7 +593,7 @@ def _text_extent(box: Any, skip: Any = None) -> tuple[float, float, float, float
     pitch, ink that is never there. Horizontally the glyph runs count, as they are set.
     """
     found: list[tuple[float, float, float, float]] = []
-    for child in _walk_except(box, skip):
+    for child in _walk(box, skip):
         kind = type(child).__name__
         if kind in {"InlineReplacedBox", "BlockReplacedBox"}:
             x, y = child.position_x, child.position_y
@@ -595,14 +619,6 @@ def _text_extent(box: Any, skip: Any = None) -> tuple[float, float, float, float
     )
 
 
-def _walk_except(box: Any, skip: Any) -> Iterable[Any]:
-    if box is skip:
-        return
-    yield box
-    for child in getattr(box, "children", ()) or ():
-        yield from _walk_except(child, skip)
-
-
 def card_margins(document: Any) -> list[tuple[str, float]]:
     """Every card with how far (mm) its text reaches past where it may go: positive is an
     overflow (on the worst side), negative is the room to spare below the text.
@@ -618,12 +634,10 @@ def card_margins(document: Any) -> list[tuple[str, float]]:
     found: list[tuple[str, float]] = []
     gap = FOOT_GAP_MM / MM_PER_PX
     for page in document.pages:
-        for box in _walk(page._page_box):
-            if CARD_CLASS not in _classes(box):
-                continue
+        for box in _cards(page):
             card_id = _card_id(box)
-            limit = next((b for b in _walk(box) if LIMIT_CLASS in _classes(b)), box)
-            foot = next((b for b in _walk(box) if FOOT_CLASS in _classes(b)), None)
+            limit = next((b for b in _walk(box) if _has_class(b, LIMIT_CLASS)), box)
+            foot = next((b for b in _walk(box) if _has_class(b, FOOT_CLASS)), None)
             left = limit.padding_box_x()
             top = limit.padding_box_y()
             right = left + limit.padding_width()
@@ -663,9 +677,7 @@ def trim_insets(document: Any) -> list[tuple[str, float]]:
     """
     found: list[tuple[str, float]] = []
     for page in document.pages:
-        for box in _walk(page._page_box):
-            if CARD_CLASS not in _classes(box):
-                continue
+        for box in _cards(page):
             extent = _text_extent(box)
             if extent is None:
                 continue
@@ -680,15 +692,20 @@ def _card_id(box: Any) -> str:
     return str(box.element.get("data-card") or f"back:{box.element.get('data-back')}")
 
 
-def _runs_with_lines(box: Any, line: Any = None) -> Iterable[tuple[Any, Any]]:
-    """Every non-blank glyph run inside ``box`` with the line box that holds it."""
-    kind = type(box).__name__
-    if kind == "LineBox":
-        line = box
-    elif kind == "TextBox" and line is not None and box.text.strip():
-        yield box, line
-    for child in getattr(box, "children", ()) or ():
-        yield from _runs_with_lines(child, line)
+def _runs_with_lines(box: Any) -> Iterator[tuple[Any, Any]]:
+    """Every non-blank glyph run inside ``box`` with the line box that holds it (the
+    innermost one), in document order."""
+    stack: list[tuple[Any, Any]] = [(box, None)]
+    while stack:
+        current, line = stack.pop()
+        kind = type(current).__name__
+        if kind == "LineBox":
+            line = current
+        elif kind == "TextBox" and line is not None and current.text.strip():
+            yield current, line
+        children = getattr(current, "children", None)
+        if children:
+            stack.extend((child, line) for child in reversed(children))
 
 
 def card_collisions(document: Any) -> list[tuple[str, str, str]]:
@@ -700,9 +717,7 @@ def card_collisions(document: Any) -> list[tuple[str, str, str]]:
     """
     found: list[tuple[str, str, str]] = []
     for page in document.pages:
-        for box in _walk(page._page_box):
-            if CARD_CLASS not in _classes(box):
-                continue
+        for box in _cards(page):
             card_id = _card_id(box)
             rects = [
                 (

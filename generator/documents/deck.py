@@ -286,7 +286,7 @@ def _slot(
         "face": face,
         "side": side,
         "turn": turn,
-        "turned": turn_style(POKER_MM, turn, lift),
+        "turned": turn_style(POKER_MM, turn, lift, (rect.x, rect.y)),
     }
 
 
