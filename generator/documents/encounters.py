@@ -12,7 +12,7 @@ from ..definitions.campaign import Campaign
 from ..encounters import compute_encounters
 from ..statblocks import Computed
 from .base import BuildOptions, Document
-from .roster import TEMPLATE, Titled, plan_titled, roster_context
+from .roster import Roster, Titled, paged_document, plan_titled
 
 KIND = "encounters"
 LABEL = "Encounters"
@@ -24,20 +24,43 @@ def _opponents(computed: Computed) -> int:
 
 
 def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> list[Document]:
+    """``encounters.pdf`` as pages rendered in batches on every core, each page cached, and
+    put together by pikepdf (as the NPC roster is): nineteen pages rendered as one
+    document would keep one core busy long after the rest of the build is done.
+    ``context`` stays the whole document, the reference for tests."""
+    planned = _planned(computed, campaign, options)
+    if planned is None:
+        return []
+    roster, summary = planned
+    return [
+        paged_document(
+            KIND,
+            LABEL,
+            "encounters",
+            roster,
+            computed,
+            campaign,
+            options,
+            label=LABEL,
+            summary=summary,
+        )
+    ]
+
+
+def _planned(
+    computed: Computed, campaign: Campaign, options: BuildOptions
+) -> tuple[Roster, str] | None:
     found = compute_encounters(campaign, computed.rules.name)
     parts = [Titled(f.event.id, f.event.title, f.event.encounter, f.computed) for f in found]
     roster = plan_titled(parts, options)
     if not roster.npcs:
-        return []
+        return None
     opponents = sum(_opponents(f.computed) for f in found)
     summary = (
         f"{opponents} opponents in {len(parts)} event{'s' if len(parts) != 1 else ''}"
         f" · {computed.rules.name} rules"
     )
-    context = roster_context(
-        roster, roster.pages, computed, campaign, options, label=LABEL, summary=summary
-    )
-    return [Document(KIND, LABEL, "encounters", TEMPLATE, context)]
+    return roster, summary
 
 
 __all__ = ["documents"]

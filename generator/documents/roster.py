@@ -349,6 +349,14 @@ def _rows_of(boxes: list[dict[str, Any]], per_row: int) -> list[list[dict[str, A
     return [boxes[i : i + per_row] for i in range(0, len(boxes), per_row)] or [[]]
 
 
+def tail_gap(width: float, boxes: int, tail: float) -> str:
+    """The space between a track's first row of boxes and the tick boxes (and initiative)
+    that end it at the column's right edge. They follow the boxes in the line rather than
+    float right: a float stays in the column's list of floats to its foot, and WeasyPrint
+    then measures every later line's min-content width and checks it against each float."""
+    return mm(width - HP_LABEL - boxes * PITCH - tail)
+
+
 @dataclass(frozen=True)
 class Item:
     """A heading or a block in a column, with the height it takes (mm)."""
@@ -374,7 +382,10 @@ def minion_view(block: Block, g: Geometry) -> tuple[dict[str, Any], float]:
     if block.count == 1:
         per_row = math.floor((g.minion_w - HP_LABEL - ticks_w - 1.0) / PITCH)
         box_rows = _rows_of(boxes, per_row)
-        instances = [{"label": "HP", "numbered": False, "rows": box_rows, "ticks": ticks}]
+        gap = tail_gap(g.minion_w, len(box_rows[0]), ticks_w)
+        instances = [
+            {"label": "HP", "numbered": False, "rows": box_rows, "ticks": ticks, "gap": gap}
+        ]
         rows = [instances]
         track_rows = len(box_rows)
     else:
@@ -420,6 +431,7 @@ def npc_item(
     init = signed(stats.initiative_bonus) if show_init else ""
     room = g.column_w - HP_LABEL - len(ticks) * TICK_W - (INIT_W if init else 0.0) - 1.0
     box_rows = _rows_of(hp_boxes(stats), math.floor(room / PITCH))
+    tail = len(ticks) * TICK_W + (INIT_W if init else 0.0)
     height = (
         BLOCK_PAD_TOP
         + (lines + ability_lines) * LINE
@@ -444,6 +456,7 @@ def npc_item(
             "hp_rows": box_rows,
             "ticks": ticks,
             "init": init,
+            "gap": tail_gap(g.column_w, len(box_rows[0]), tail),
             "minions": minion_views,
             "height": mm(height),
         },
@@ -777,6 +790,7 @@ __all__ = [
     "count_lines",
     "css_string",
     "documents",
+    "paged_document",
     "paginate",
     "plan_roster",
     "plan_titled",
@@ -800,8 +814,23 @@ def build_documents(
     roster = plan_roster(computed, options)
     if not roster.npcs:
         return []
-    context = roster_context(roster, roster.pages, computed, campaign, options)
-    shell = roster_context(roster, [], computed, campaign, options)
+    return [paged_document(KIND, "NPC roster", "roster", roster, computed, campaign, options)]
+
+
+def paged_document(
+    kind: str,
+    title: str,
+    stem: str,
+    roster: Roster,
+    computed: Computed,
+    campaign: Campaign,
+    options: BuildOptions,
+    **context: str,
+) -> Document:
+    """A roster-layout document whose pages render in batches (on every core, each page
+    cached) and are put together by pikepdf; ``context`` goes to :func:`roster_context`."""
+    whole = roster_context(roster, roster.pages, computed, campaign, options, **context)
+    shell = roster_context(roster, [], computed, campaign, options, **context)
     units = [("page", _view(page)) for page in roster.pages]
     imposed = Imposed(
         contexts={"page": shell},
@@ -812,7 +841,7 @@ def build_documents(
         batch_context=_numbered_from,
         max_batch=PAGES_PER_BATCH,
     )
-    return [Document(KIND, "NPC roster", "roster", TEMPLATE, context, imposed=imposed)]
+    return Document(kind, title, stem, TEMPLATE, whole, imposed=imposed)
 
 
 def _numbered_from(pages: list[dict[str, Any]]) -> dict[str, Any]:
