@@ -25,7 +25,7 @@ from ..render import measure
 from ..rules.actions import Action
 from ..rules.character import CharacterStats
 from ..statblocks import Block, Computed, InitiativeGroup
-from .base import PAPER_MM, BuildOptions, Document, page_context
+from .base import PAPER_MM, BuildOptions, Document, Imposed, Placement, page_context
 from .cardsheet import (
     CARD_SAFE_MM,
     MARK_GAP_MM,
@@ -806,10 +806,15 @@ def _line(mark: Mark) -> dict[str, Any]:
     }
 
 
-def layout(cards: list[dict[str, Any]], options: BuildOptions) -> dict[str, Any]:
+def sheet_grid(options: BuildOptions) -> Grid:
+    """Where the cards (or tents) go on a sheet, and the sheet's size and orientation."""
     m = METRICS[options.card_size]
     cell_h = 2 * m.card_h if options.tent else m.card_h
-    grid = plan_grid(options.paper, m.card_w, cell_h)
+    return plan_grid(options.paper, m.card_w, cell_h)
+
+
+def layout(cards: list[dict[str, Any]], options: BuildOptions) -> dict[str, Any]:
+    grid = sheet_grid(options)
     cells = grid.cells()
     marks = [_line(mark) for mark in cut_marks(grid)]
     if options.tent:
@@ -879,13 +884,61 @@ def shortened(cards: Sequence[dict[str, Any]]) -> list[Problem]:
     return list(found.values())
 
 
+KIND, TITLE, STEM, TEMPLATE = (
+    "initiative",
+    "Initiative cards",
+    "initiative-cards",
+    "initiative/cards.html",
+)
+# Sheets per rendered batch: small enough that a big roster's cards spread over every core
+# and finish together, large enough that a batch's fixed cost (styles, fonts) stays small.
+SHEETS_PER_BATCH = 6
+
+
 def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> list[Document]:
+    """The initiative cards as one document: ``context`` is the whole layout, the reference
+    for tests. What the build renders is :func:`build_documents`."""
     cards = all_cards(computed, options)
     if not cards:
         return []
+    return [Document(KIND, TITLE, STEM, TEMPLATE, _context(cards, options))]
+
+
+def build_documents(
+    computed: Computed, campaign: Campaign, options: BuildOptions
+) -> list[Document]:
+    """What `scratchpress build` renders: the sheets of cards in batches, on every core,
+    each sheet cached on its own and put together by pikepdf. A generated roster of 300
+    NPCs makes 40 sheets, which as one document kept one core busy for a minute after the
+    rest of the build was done."""
+    cards = all_cards(computed, options)
+    if not cards:
+        return []
+    context = _context(cards, options)
+    layout_view = context["layout"]
+    grid = sheet_grid(options)
+
+    def batch(pages: list[dict[str, Any]]) -> dict[str, Any]:
+        # The template lays out `layout.pages`: a batch's layout holds its own sheets only.
+        return {"layout": {**layout_view, "pages": pages}}
+
+    imposed = Imposed(
+        contexts={"sheet": {**context, "layout": {**layout_view, "pages": []}}},
+        units=[("sheet", page) for page in layout_view["pages"]],
+        sheets=[[Placement(index, all_pages=True)] for index in range(len(layout_view["pages"]))],
+        # The sheet as the layout turned it (landscape for 8-up poker cards), not the paper
+        # upright: a sheet put on an upright page would lose its right-hand cards.
+        paper_mm=(grid.page_w, grid.page_h),
+        batch_context=batch,
+        max_batch=SHEETS_PER_BATCH,
+    )
+    return [Document(KIND, TITLE, STEM, TEMPLATE, context, imposed=imposed)]
+
+
+def _context(cards: list[dict[str, Any]], options: BuildOptions) -> dict[str, Any]:
     m = METRICS[options.card_size]
-    context = {
-        "title": "Initiative cards",
+    return {
+        "title": TITLE,
         "page": page_context(options),
         "m": css_metrics(m),
         "size": m.size,
@@ -895,8 +948,3 @@ def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> 
         # The build reports these with the layout lint (see build.py), --strict fails.
         "layout_problems": shortened(cards),
     }
-    return [
-        Document(
-            "initiative", "Initiative cards", "initiative-cards", "initiative/cards.html", context
-        )
-    ]

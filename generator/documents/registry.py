@@ -15,7 +15,7 @@ DocumentMaker = Callable[[Computed, Campaign, BuildOptions], list[Document]]
 KINDS: dict[str, str] = {
     "sheets": "sheet",
     "vehicles": "vehicle",
-    "initiative": "initiative",
+    "initiative": "initiative:build_documents",
     "carry": "carry",
     "community": "community",
     "events": "deck:event_documents",

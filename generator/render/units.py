@@ -204,7 +204,9 @@ def settle(plan: UnitPlan, rendered: dict[str, Outcome]) -> list[Job]:
 
 
 def _card_ids(page: dict[str, Any]) -> set[str]:
-    return {str(slot["face"].get("id", "")) for slot in page.get("cards", [])}
+    """The deck cards on a unit's page, for the card lint. Initiative sheets place cards
+    without a face: the frame lint measures them instead."""
+    return {str(slot["face"].get("id", "")) for slot in page.get("cards", []) if "face" in slot}
 
 
 def assemble(

@@ -27,6 +27,7 @@ PAGES = {
     "sheet-ilse-marrow.pdf": [1],  # notes, continued
     "vehicle-old-patience.pdf": [0],
     "carry-table.pdf": [0],
+    "initiative-cards.pdf": [0, 1],  # rendered in batches of sheets, put together by pikepdf
     "community-lantern-weir.pdf": [0, 1],
     "roster.pdf": [0],
     "encounters.pdf": [0, 1],

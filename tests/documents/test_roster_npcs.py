@@ -132,3 +132,38 @@ def test_a_generated_300_npc_campaign_builds_no_sheet(cli: Any, tmp_path: Path) 
     out = tmp_path / "out"
     _build(cli, folder, out, "sheets")
     assert _pdfs(out) == []
+
+
+def test_a_big_roster_s_initiative_cards_render_in_batches_on_landscape_sheets(
+    cli: Any, tmp_path: Path
+) -> None:
+    """300 NPCs make 40-odd sheets of cards: rendered in batches of sheets on every core
+    and put together by pikepdf, each sheet still a landscape Letter page with 8 cards."""
+    from scratchpress.build import collect_documents
+    from scratchpress.definitions.campaign import load_campaign
+    from scratchpress.documents.base import BuildOptions
+    from scratchpress.documents.initiative import SHEETS_PER_BATCH
+    from scratchpress.statblocks import compute_campaign
+
+    campaign_dir = tmp_path / "camp"
+    campaign_dir.mkdir()
+    made = cli(
+        "roster",
+        "generate",
+        str(campaign_dir),
+        "-n",
+        "300",
+        "--seed",
+        "1",
+        "-o",
+        str(campaign_dir / "npcs.yaml"),
+    )
+    assert made.exit_code == 0, made.output
+    campaign = load_campaign([campaign_dir])
+    (cards,) = collect_documents(
+        compute_campaign(campaign), campaign, BuildOptions(), ["initiative"]
+    )
+    assert cards.imposed is not None
+    sheets = len(cards.imposed.units)
+    assert sheets > 2 * SHEETS_PER_BATCH  # enough for every core
+    assert cards.imposed.paper_mm == (279.4, 215.9)  # landscape Letter, as the layout turns it
