@@ -23,7 +23,7 @@ from jinja2 import TemplateError, TemplateSyntaxError
 from .definitions.campaign import Campaign, display_path
 from .definitions.yamlsafe import ParseMemo
 from .documents.base import BuildOptions, Document
-from .documents.registry import KINDS, maker
+from .documents.registry import kinds_to_build, maker, plays_resilience
 from .problems import Problem
 from .render.cache import RenderCache, cache_key
 from .render.files import CannotWrite, clean_stale_temps, reason, signals_held, write_file
@@ -168,9 +168,8 @@ def collect_documents(
     computed: Computed, campaign: Campaign, options: BuildOptions, only: list[str] | None
 ) -> list[Document]:
     documents: list[Document] = []
-    for kind in KINDS:
-        if only is None or kind in only:
-            documents += maker(kind)(computed, campaign, options)
+    for kind in kinds_to_build(campaign, only):
+        documents += maker(kind)(computed, campaign, options)
     return documents
 
 
@@ -441,6 +440,11 @@ def _build_locked(
         report.problems.append(Problem(str(err.message), display_path(campaign.root or out_dir)))
         return report
     documents = collect_documents(computed, campaign, options, only)
+    if only is None and not plays_resilience(campaign):
+        report.notes.append(
+            "no community or Resilience content in this campaign, so no events, careers or"
+            " encounters; `--only events,careers,encounters` prints them"
+        )
     by_key: dict[str, list[Document]] = {}
     order: list[tuple[Document, str]] = []
     outcomes: dict[str, Outcome] = {}

@@ -26,6 +26,35 @@ KINDS: dict[str, str] = {
 }
 
 
+# The printables of Resilience itself, from the built-in deck and opponents. A campaign
+# builds them when it plays Resilience (see plays_resilience); a Scratch campaign of
+# characters and NPCs, such as one `roster generate` just wrote, would otherwise get 37
+# pages of events, careers and encounters it never asked for. `--only` always builds them.
+RESILIENCE_KINDS = ("events", "careers", "encounters")
+
+
+def plays_resilience(campaign: Campaign) -> bool:
+    """True when the campaign has a community or Resilience content of its own."""
+    return any(
+        (
+            campaign.communities,
+            campaign.events,
+            campaign.careers,
+            campaign.project_ideas,
+            campaign.encounters,
+        )
+    )
+
+
+def kinds_to_build(campaign: Campaign, only: list[str] | None) -> list[str]:
+    """The kinds a build makes, in build order: those asked for with ``--only``, else all
+    but Resilience's for a campaign that does not play it."""
+    if only is not None:
+        return [kind for kind in KINDS if kind in only]
+    resilience = plays_resilience(campaign)
+    return [kind for kind in KINDS if resilience or kind not in RESILIENCE_KINDS]
+
+
 def maker(kind: str) -> DocumentMaker:
     """``module`` or ``module:function`` (two kinds share the deck module)."""
     module_name, _, function_name = KINDS[kind].partition(":")
