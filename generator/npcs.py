@@ -897,7 +897,8 @@ def to_yaml(plan_: Plan, npcs: Sequence[Npc]) -> str:
         f"# each built on {spec.cp} CP with no ability above {spec.max_level}.",
         f"# Made by: {command}",
         "# The same command makes the same file. Edit freely; `scratchpress check` says if an",
-        "# edit breaks a rule. NPCs get no character sheet: add `sheet: true` to one for its own.",
+        "# edit breaks a rule. NPCs print on the roster and as rows on their group's initiative",
+        "# card; add `sheet: true` to one for a sheet and an initiative card of its own.",
     ]
     note = name_note(npcs)
     if note is not None:

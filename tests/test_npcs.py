@@ -128,8 +128,9 @@ def test_golden_roster_is_unchanged() -> None:
 
 
 # Changed for issue 15 (least-used drawing, bands, bigger name and phrase lists): seeds
-# made before it give other NPCs now.
-GOLDEN_DIGEST = "1eac030a2de5c180a526bdfe467538fabe9e4888d41cca44696b06ed60ce8b64"
+# made before it give other NPCs now. Changed again for issue 14, for the file's opening
+# comment only (roster NPCs print as rows on their group's card): the NPCs are the same.
+GOLDEN_DIGEST = "5b9941391f06bd8dfd40adc05c5454cc5aa3bf581770fe7e5b1d92fb0ad8ba1f"
 
 
 def test_a_bigger_count_starts_with_the_same_npcs() -> None:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..definitions.campaign import Campaign
+from ..definitions.campaign import Campaign, gets_sheet
 from ..problems import Problem
 from ..render import measure
 from ..rules.actions import Action
@@ -754,9 +754,18 @@ def initiative_groups(computed: Computed) -> list[InitiativeGroup]:
     return groups
 
 
+def on_group_card_only(block: Block) -> bool:
+    """A roster NPC (under ``npcs:``, no ``sheet: true``) who rolls with a group is played
+    from its row on the group's card (defenses, HP track, once-per-target boxes) and its
+    roster stat block: 300 extras need 35 group cards, not 300 cards of their own to cut.
+    One without a group still gets its own card, or it would be on none."""
+    return not gets_sheet(block.definition, block.source)
+
+
 def all_cards(computed: Computed, options: BuildOptions) -> list[dict[str, Any]]:
     """Each group's card(s) followed by its characters' cards, so the cards of one side
-    come off the page together; characters without a group last."""
+    come off the page together; characters without a group last. Roster NPCs in a group
+    have their row on its card and no card of their own."""
     m = METRICS[options.card_size]
     groups = initiative_groups(computed)
     group_of: dict[str, InitiativeGroup] = {}
@@ -772,6 +781,8 @@ def all_cards(computed: Computed, options: BuildOptions) -> list[dict[str, Any]]
         for block in characters:
             if group_of.get(block.name) is group and block.name not in done:
                 done.add(block.name)
+                if on_group_card_only(block):
+                    continue
                 cards += character_cards(block, group, computed, m)
     for block in characters:
         if block.name not in done:

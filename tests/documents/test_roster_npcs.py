@@ -84,6 +84,64 @@ def test_npcs_get_no_sheet_but_are_on_the_roster_and_cards(
     assert all(name in cards for name in NPC_NAMES)
 
 
+def _card_titles(campaign_dir: Path) -> list[tuple[str, str]]:
+    from scratchpress.documents.base import BuildOptions
+    from scratchpress.documents.initiative import all_cards
+
+    computed = compute_campaign(load_campaign([campaign_dir]))
+    return [(card["kind"], card["title"]) for card in all_cards(computed, BuildOptions())]
+
+
+def test_npcs_in_a_group_are_rows_on_its_card_not_cards_of_their_own(
+    write_campaign: Any,
+) -> None:
+    """The GM runs a band of extras from its group card (each one's defenses, HP track and
+    once-per-target boxes) and the roster; a card each would be 300 cards to cut. The boss
+    with ``sheet: true`` keeps a card of his own, and so does an NPC with no group, who
+    would otherwise be on no card at all."""
+    gang = GANG.replace("  - name: Old Hobb\n", "  - name: Old Hobb\n    sheet: true\n")
+    loner = "  - name: Lone Drifter\n    abilities: {shooting: 2, toughness: 2}\n"
+    folder = write_campaign({"party.yaml": PARTY, "gang.yaml": gang + loner})
+    assert _card_titles(folder) == [
+        ("group", "Toll Gang"),
+        ("character", "Old Hobb"),
+        ("character", "Calder Voss"),
+        ("group", "Couriers"),
+        ("character", "Rosa Quint"),
+        ("character", "Lone Drifter"),
+    ]
+
+
+def test_a_campaign_without_resilience_prints_no_events_careers_or_encounters(
+    write_campaign: Any, cli: Any, tmp_path: Path
+) -> None:
+    """A Scratch campaign of NPCs gets its roster, initiative cards and carry table, not
+    37 pages of Resilience it did not ask for; the build says how to get them, and
+    ``--only`` or a community brings them back."""
+    from scratchpress.build import collect_documents
+    from scratchpress.documents.base import BuildOptions
+
+    folder = write_campaign({"gang.yaml": GANG})
+    out = tmp_path / "out"
+    result = cli("build", folder, "-o", out, "-j", "2")
+    assert result.exit_code == 0, result.stderr
+    assert _pdfs(out) == ["carry-table.pdf", "initiative-cards.pdf", "roster.pdf"]
+    assert (
+        "no community or Resilience content in this campaign, so no events, careers or"
+        " encounters; `--only events,careers,encounters` prints them"
+    ) in result.stdout + result.stderr
+
+    def kinds(only: list[str] | None) -> set[str]:
+        campaign = load_campaign([folder])
+        documents = collect_documents(compute_campaign(campaign), campaign, BuildOptions(), only)
+        return {document.kind for document in documents}
+
+    assert kinds(["events", "careers", "encounters"]) == {"events", "careers", "encounters"}
+    weir = "communities:\n  - {name: Weir, players: 4, economy: 10, environment: 10, equity: 10}\n"
+    write_campaign({"weir.yaml": weir})
+    assert {"events", "careers", "encounters", "community"} <= kinds(None)
+
+
 def test_an_npc_with_sheet_true_gets_a_sheet(write_campaign: Any, cli: Any, tmp_path: Path) -> None:
     boss = GANG.replace("  - name: Old Hobb\n", "  - name: Old Hobb\n    sheet: true\n")
     folder = write_campaign({"party.yaml": PARTY, "gang.yaml": boss})
@@ -137,7 +195,7 @@ def test_a_generated_300_npc_campaign_builds_no_sheet(cli: Any, tmp_path: Path) 
 def test_a_big_roster_s_initiative_cards_render_in_batches_on_landscape_sheets(
     cli: Any, tmp_path: Path
 ) -> None:
-    """300 NPCs make 40-odd sheets of cards: rendered in batches of sheets on every core
+    """300 characters make 40-odd sheets of cards: rendered in batches of sheets on every core
     and put together by pikepdf, each sheet still a landscape Letter page with 8 cards."""
     from scratchpress.build import collect_documents
     from scratchpress.definitions.campaign import load_campaign
@@ -159,6 +217,10 @@ def test_a_big_roster_s_initiative_cards_render_in_batches_on_landscape_sheets(
         str(campaign_dir / "npcs.yaml"),
     )
     assert made.exit_code == 0, made.output
+    # As characters, so each of the 300 has a card of its own (roster NPCs in a group are
+    # rows on their group's card: see the test above).
+    npcs = campaign_dir / "npcs.yaml"
+    npcs.write_text(npcs.read_text(encoding="utf-8").replace("npcs:", "characters:"), "utf-8")
     campaign = load_campaign([campaign_dir])
     (cards,) = collect_documents(
         compute_campaign(campaign), campaign, BuildOptions(), ["initiative"]
