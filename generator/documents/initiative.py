@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..definitions.campaign import Campaign, gets_sheet
+from ..definitions.campaign import Campaign, gets_sheet, listed_as_npc
 from ..problems import Problem
 from ..render import measure
 from ..rules.actions import Action
@@ -759,7 +759,7 @@ def on_group_card_only(block: Block) -> bool:
     from its row on the group's card (defenses, HP track, once-per-target boxes) and its
     roster stat block: 300 extras need 35 group cards, not 300 cards of their own to cut.
     One without a group still gets its own card, or it would be on none."""
-    return not gets_sheet(block.definition, block.source)
+    return listed_as_npc(block.source) and not gets_sheet(block.definition, block.source)
 
 
 def all_cards(computed: Computed, options: BuildOptions) -> list[dict[str, Any]]:

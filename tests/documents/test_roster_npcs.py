@@ -98,10 +98,12 @@ def test_npcs_in_a_group_are_rows_on_its_card_not_cards_of_their_own(
     """The GM runs a band of extras from its group card (each one's defenses, HP track and
     once-per-target boxes) and the roster; a card each would be 300 cards to cut. The boss
     with ``sheet: true`` keeps a card of his own, and so does an NPC with no group, who
-    would otherwise be on no card at all."""
+    would otherwise be on no card at all; so does a character under ``characters:``."""
     gang = GANG.replace("  - name: Old Hobb\n", "  - name: Old Hobb\n    sheet: true\n")
     loner = "  - name: Lone Drifter\n    abilities: {shooting: 2, toughness: 2}\n"
-    folder = write_campaign({"party.yaml": PARTY, "gang.yaml": gang + loner})
+    # A character under `characters:` keeps its card even with no sheet.
+    party = PARTY.replace("  - name: Calder Voss\n", "  - name: Calder Voss\n    sheet: false\n")
+    folder = write_campaign({"party.yaml": party, "gang.yaml": gang + loner})
     assert _card_titles(folder) == [
         ("group", "Toll Gang"),
         ("character", "Old Hobb"),
