@@ -23,7 +23,7 @@ from jinja2 import TemplateError, TemplateSyntaxError
 from .definitions.campaign import Campaign, display_path
 from .definitions.yamlsafe import ParseMemo
 from .documents.base import BuildOptions, Document
-from .documents.registry import kinds_to_build, maker, plays_resilience
+from .documents.registry import kinds_to_build, maker, skips_resilience
 from .problems import Problem
 from .render.cache import RenderCache, cache_key
 from .render.files import CannotWrite, clean_stale_temps, reason, signals_held, write_file
@@ -440,7 +440,7 @@ def _build_locked(
         report.problems.append(Problem(str(err.message), display_path(campaign.root or out_dir)))
         return report
     documents = collect_documents(computed, campaign, options, only)
-    if only is None and not plays_resilience(campaign):
+    if skips_resilience(campaign, only):
         report.notes.append(
             "no community or Resilience content in this campaign, so no events, careers or"
             " encounters; `--only events,careers,encounters` prints them"

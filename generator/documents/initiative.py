@@ -1,4 +1,5 @@
-"""Initiative cards: one card per initiative group and one per character, laid out n-up.
+"""Initiative cards: one card per initiative group and one per character, laid out n-up
+(a roster NPC in a group has its row on the group's card instead).
 
 Everything a card shows is decided here, including how much fits on one card: the heights
 below are the same millimetres the template's CSS uses (they are passed to it as strings),
@@ -758,7 +759,7 @@ def on_group_card_only(block: Block) -> bool:
     """A roster NPC (under ``npcs:``, no ``sheet: true``) who rolls with a group is played
     from its row on the group's card (defenses, HP track, once-per-target boxes) and its
     roster stat block: 300 extras need 35 group cards, not 300 cards of their own to cut.
-    One without a group still gets its own card, or it would be on none."""
+    Asked only of group members: one with no group keeps its card, or it would be on none."""
     return listed_as_npc(block.source) and not gets_sheet(block.definition, block.source)
 
 

@@ -46,13 +46,18 @@ def plays_resilience(campaign: Campaign) -> bool:
     )
 
 
+def skips_resilience(campaign: Campaign, only: list[str] | None) -> bool:
+    """A build of everything (no ``--only``) for a campaign that does not play Resilience."""
+    return only is None and not plays_resilience(campaign)
+
+
 def kinds_to_build(campaign: Campaign, only: list[str] | None) -> list[str]:
     """The kinds a build makes, in build order: those asked for with ``--only``, else all
     but Resilience's for a campaign that does not play it."""
     if only is not None:
         return [kind for kind in KINDS if kind in only]
-    resilience = plays_resilience(campaign)
-    return [kind for kind in KINDS if resilience or kind not in RESILIENCE_KINDS]
+    skip = RESILIENCE_KINDS if skips_resilience(campaign, only) else ()
+    return [kind for kind in KINDS if kind not in skip]
 
 
 def maker(kind: str) -> DocumentMaker:

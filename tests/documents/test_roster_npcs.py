@@ -101,7 +101,6 @@ def test_npcs_in_a_group_are_rows_on_its_card_not_cards_of_their_own(
     would otherwise be on no card at all; so does a character under ``characters:``."""
     gang = GANG.replace("  - name: Old Hobb\n", "  - name: Old Hobb\n    sheet: true\n")
     loner = "  - name: Lone Drifter\n    abilities: {shooting: 2, toughness: 2}\n"
-    # A character under `characters:` keeps its card even with no sheet.
     party = PARTY.replace("  - name: Calder Voss\n", "  - name: Calder Voss\n    sheet: false\n")
     folder = write_campaign({"party.yaml": party, "gang.yaml": gang + loner})
     assert _card_titles(folder) == [
