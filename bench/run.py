@@ -467,6 +467,8 @@ PEERS = [
     # Plain WeasyPrint in one process: how fast this machine is today against the day the
     # absolute targets were set (2026-11-29: 8.59 s, ../shared/PERFORMANCE.md).
     ("weasyprint_deck", "wp_single.py", ["deck", "540"]),
+    # The same cards split over both cores the way we split ours: WeasyPrint's own floor.
+    ("weasyprint_deck_2_cores", "wp_parallel.py", ["deck", "540", "--workers", "2"]),
 ]
 WEASYPRINT_DECK_ON_TARGET_DAY = 8.59
 
@@ -486,6 +488,72 @@ def bench_peers(harness: Path, python: Path, work: Path, runs: int) -> None:
             times.append(time.perf_counter() - started)
         RESULTS[name] = statistics.median(times)
         print(f"peer {name:<16} {RESULTS[name]:6.2f} s")
+    bench_chromium_on_our_deck(harness, work, runs)
+
+
+# Writes the HTML of every render job of one build (our cards, as WeasyPrint gets them).
+_DUMP_JOBS = """
+import sys
+from pathlib import Path
+from scratchpress.render import pool
+folder = Path(sys.argv[1])
+render_job = pool.render_job
+def dumped(job, *args, **kwargs):
+    (folder / (job.key + ".html")).write_text(job.html, encoding="utf-8")
+    return render_job(job, *args, **kwargs)
+pool.render_job = dumped
+from scratchpress.cli import main
+sys.argv = ["scratchpress", *sys.argv[2:]]
+main()
+"""
+
+
+def bench_chromium_on_our_deck(harness: Path, work: Path, runs: int) -> None:
+    """Headless Chromium printing our own 540 event cards (the HTML our deck's workers
+    give WeasyPrint, joined into one document): the same work, where the harness's cards
+    carry about a third of our text."""
+    sys.path.insert(0, str(harness))
+    from chromium_render import FLAGS  # the harness's own flags
+
+    campaign, jobs = work / "deck", work / "deck-jobs"
+    if not campaign.exists():
+        make_deck_campaign(campaign)
+    shutil.rmtree(jobs, ignore_errors=True)
+    jobs.mkdir()
+    out = work / "deck-jobs-out"
+    build = ["build", str(campaign), "-o", str(out), "--no-cache", "--only", "events"]
+    subprocess.run(
+        [sys.executable, "-c", _DUMP_JOBS, str(jobs), *build, "--backs", "none", "--force"],
+        check=True,
+        capture_output=True,
+    )
+    bodies = []
+    head = ""
+    for page in sorted(jobs.glob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        start = text.index(">", text.index("<body")) + 1
+        head = head or text[:start]
+        bodies.append(text[start : text.rindex("</body>")])
+    whole = work / "deck-ours.html"
+    whole.write_text(head + "".join(bodies) + "</body></html>", encoding="utf-8")
+    cards = sum(body.count("<article") for body in bodies)
+    chromium = shutil.which("chromium") or "chromium"
+    times = []
+    for index in range(runs):
+        profile = work / f"chromium-profile-{index}"
+        shutil.rmtree(profile, ignore_errors=True)
+        pdf = work / "peer-chromium-our-deck.pdf"
+        started = time.perf_counter()
+        options = [f"--user-data-dir={profile}", f"--print-to-pdf={pdf}"]
+        subprocess.run(
+            [chromium, *FLAGS, *options, whole.as_uri()],
+            check=True,
+            capture_output=True,
+        )
+        times.append(time.perf_counter() - started)
+        shutil.rmtree(profile, ignore_errors=True)
+    RESULTS["chromium_our_deck"] = statistics.median(times)
+    print(f"peer chromium_our_deck {RESULTS['chromium_our_deck']:6.2f} s ({cards} of our cards)")
 
 
 def print_targets() -> None:
@@ -510,6 +578,8 @@ def print_targets() -> None:
     absolute("example campaign cold", "example_cold", 4.0)
     absolute("character sheet, s/page", "page_sheets", 0.25)
     relative("540-card deck cold", "deck_cold", "chromium_deck", 2.0)
+    relative("  the same, our cards", "deck_cold", "chromium_our_deck", 2.0)
+    relative("  WeasyPrint on 2 cores", "weasyprint_deck_2_cores", "chromium_deck", 2.0)
     relative("1,000-NPC roster cold", "roster_cold", "chromium_roster", 0.5)
     relative("--watch, one event", "deck_watch", "typst_deck", 2.0)
     absolute("300-NPC campaign cold", "npcs_cold", 8.0)

@@ -39,6 +39,7 @@ weasyprint = _import_weasyprint()
 from weasyprint.text.fonts import FontConfiguration  # noqa: E402
 
 from .fetcher import ConfinedFetcher  # noqa: E402
+from .inline_styles import hoist_inline_styles  # noqa: E402
 
 
 @dataclass
@@ -150,7 +151,7 @@ def render_pdf(
     fetcher = ConfinedFetcher([base_dir, *roots])
     with collect_warnings() as messages:
         document = weasyprint.HTML(
-            string=html, base_url=base_dir.as_uri() + "/", url_fetcher=fetcher
+            string=hoist_inline_styles(html), base_url=base_dir.as_uri() + "/", url_fetcher=fetcher
         ).render(font_config=font_config())
         refuse_attachments(document, fetcher.refused, html)
         pdf = document.write_pdf(pdf_variant=pdf_variant) if pdf_variant else document.write_pdf()

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..resources import fonts_dir
 from .fonts import system_fonts
+from .inline_styles import written_classes
 
 PX_PER_MM = 96 / 25.4
 TOLERANCE_MM = 0.3  # sub-pixel rounding and glyph overshoot are not overflow
@@ -252,7 +253,7 @@ def ellipsized(document: Any) -> list[tuple[str, str, float]]:
                     hidden = max(hidden, child.position_x + child.width - right)
             mm = hidden / PX_PER_MM
             if mm > TOLERANCE_MM:
-                classes = (element.get("class") or element.tag).split()
+                classes = written_classes(element.get("class")) or [element.tag]
                 field = element.get("data-lint-frame") or (classes[0] if classes else "text")
                 text = "".join(
                     getattr(b, "text", "") for b in box.descendants() if hasattr(b, "text")
