@@ -360,6 +360,8 @@ def example_renders() -> tuple[Path, list[Path], list[tuple[str, str, str | None
     from scratchpress.build import allowed_roots, collect_documents
     from scratchpress.definitions.campaign import load_campaign
     from scratchpress.documents.base import BuildOptions
+    from scratchpress.render.merged import merge_jobs
+    from scratchpress.render.pool import Job
     from scratchpress.render.templating import render_html, theme_dirs
     from scratchpress.render.units import batch_jobs, plan_units
     from scratchpress.resources import templates_dir
@@ -368,17 +370,20 @@ def example_renders() -> tuple[Path, list[Path], list[tuple[str, str, str | None
     campaign = load_campaign([HERE.parent / "examples"])
     documents = collect_documents(compute_campaign(campaign), campaign, BuildOptions(), None)
     themes, roots = theme_dirs(campaign.root), tuple(allowed_roots(campaign))
-    renders: list[tuple[str, str, str | None]] = []
+    jobs: list[Job] = []
     for document in documents:
         if document.imposed is not None:
             plan = plan_units(document, themes, roots, 120)
             missing = list(range(len(plan.unit_keys)))
-            jobs = batch_jobs(plan, missing, 1, templates_dir(), roots, themes, 120)
-            renders += [(document.kind, job.html, job.pdf_variant) for job in jobs]
+            jobs += batch_jobs(plan, missing, 1, templates_dir(), roots, themes, 120)
         else:
             html = render_html(document.template, document.context, themes, 120)
-            renders.append((document.kind, html, document.pdf_variant))
-    return templates_dir(), list(roots), renders
+            key = f"{document.kind}/{len(jobs)}"
+            variant = document.pdf_variant
+            jobs.append(Job(key, html, templates_dir(), roots, False, variant, document.kind))
+    # Alike sheets render together, as in a build on this machine (render/merged.py).
+    jobs, _ = merge_jobs(jobs, os.cpu_count() or 1)
+    return templates_dir(), list(roots), [(job.kind, job.html, job.pdf_variant) for job in jobs]
 
 
 def bench_pages(runs: int) -> None:

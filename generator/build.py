@@ -32,6 +32,7 @@ from .render.impose import Imposer
 from .render.lint import CUT_PREFIX, font_package_for, missing_glyphs_by_entry
 from .render.lock import OutputBusy, output_lock
 from .render.manifest import Manifest
+from .render.merged import merge_jobs
 from .render.pool import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, Job, Outcome, limits_note, run_jobs
 from .render.templating import TEMPLATE_MEMORY_MB, render_html, theme_dirs
 from .render.units import (
@@ -545,6 +546,7 @@ def _build_locked(
                 )
             )
 
+    jobs, merged = merge_jobs(jobs, settings.workers)
     note = limits_note(settings.workers) if jobs else None
     if note is not None:
         report.notes.append(note)
@@ -602,6 +604,15 @@ def _build_locked(
 
     batch_keys = {batch.key for plan in plans for batch in plan.batches}
     units_done: dict[str, Outcome] = {}
+    merged_done: dict[str, Outcome] = {}
+    alone: list[Job] = []  # documents of a merged job that failed or warned, one by one
+
+    def finished(outcome: Outcome) -> None:
+        outcomes[outcome.key] = outcome
+        if outcome.error is None and not outcome.refused:
+            render_cache.put(outcome.key, outcome.pdf, _meta(outcome))
+        write_ready()
+
     try:
         write_ready()  # what the cache held
         rendered = run_jobs(jobs, settings.workers, settings.timeout_s, settings.memory_mb)
@@ -610,11 +621,17 @@ def _build_locked(
                 on_rendered(done, len(jobs))
             if outcome.key in batch_keys:  # units of an imposed document: assembled below
                 units_done[outcome.key] = outcome
-                continue
-            outcomes[outcome.key] = outcome
-            if outcome.error is None and not outcome.refused:
-                render_cache.put(outcome.key, outcome.pdf, _meta(outcome))
-            write_ready()
+            elif outcome.key in merged:  # several documents: each its own file
+                if outcome.error or any(p.warnings or p.refused for p in outcome.parts):
+                    alone += merged[outcome.key]
+                    continue
+                merged_done[outcome.key] = outcome
+                for part in outcome.parts:
+                    finished(part)
+            else:
+                finished(outcome)
+        for outcome in run_jobs(alone, settings.workers, settings.timeout_s, settings.memory_mb):
+            finished(outcome)
         retries = [job for plan in plans for job in settle(plan, units_done)]
         for outcome in run_jobs(retries, settings.workers, settings.timeout_s, settings.memory_mb):
             units_done[outcome.key] = outcome
@@ -644,13 +661,13 @@ def _build_locked(
         render_cache.prune()
         render_cache.forget_unused()
     if session is not None:
-        finished = {**outcomes, **units_done}
+        rendered_well = {**outcomes, **units_done, **merged_done}
         session.warm_up(
             samples
             + [
                 job
                 for job in jobs
-                if (result := finished.get(job.key)) is not None
+                if (result := rendered_well.get(job.key)) is not None
                 and result.error is None
                 and not result.refused
             ]

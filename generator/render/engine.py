@@ -40,6 +40,7 @@ from weasyprint.text.fonts import FontConfiguration  # noqa: E402
 
 from .fetcher import ConfinedFetcher  # noqa: E402
 from .inline_styles import hoist_inline_styles  # noqa: E402
+from .merged import Part, split  # noqa: E402
 
 
 @dataclass
@@ -164,3 +165,26 @@ def render_pdf(
         refused=list(fetcher.refused),
         document=document if keep_document else None,
     )
+
+
+def render_parts(
+    html: str, base_dir: Path, roots: list[Path], parts: tuple[Part, ...]
+) -> list[Rendered]:
+    """Render a merged document (render/merged.py) once and write one PDF per part, each
+    with its WeasyPrint document kept for the layout checks. Warnings and refused loads
+    are the whole render's, on every part: the build renders such a batch again part by
+    part to say whose they are."""
+    fetcher = ConfinedFetcher([base_dir, *roots])
+    results = []
+    with collect_warnings() as messages:
+        document = weasyprint.HTML(
+            string=hoist_inline_styles(html), base_url=base_dir.as_uri() + "/", url_fetcher=fetcher
+        ).render(font_config=font_config())
+        refuse_attachments(document, fetcher.refused, html)
+        for own in split(document, parts):
+            sizes = [(p.width * PT_PER_PX, p.height * PT_PER_PX) for p in own.pages]
+            results.append(Rendered(own.write_pdf(), len(own.pages), sizes, document=own))
+    for result in results:
+        result.warnings = list(messages)
+        result.refused = list(fetcher.refused)
+    return results

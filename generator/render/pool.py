@@ -27,6 +27,8 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from .merged import Part
+
 DEFAULT_TIMEOUT_S = 180.0
 DEFAULT_MEMORY_MB = 3072
 
@@ -50,6 +52,7 @@ class Job:
     lint_cards: bool = False
     pdf_variant: str | None = None
     kind: str = ""  # the printable it belongs to (``build --watch`` warms one of each)
+    parts: tuple[Part, ...] = ()  # several documents rendered as one (render/merged.py)
 
 
 @dataclass
@@ -65,6 +68,7 @@ class Outcome:
     frames: list[tuple[str, str, float]] = field(default_factory=list)  # text out of its frame
     error: str | None = None  # set when the document could not be rendered
     seconds: float = 0.0
+    parts: list[Outcome] = field(default_factory=list)  # a merged job's documents, in order
 
 
 def render_job(job: Job) -> Outcome:
@@ -75,6 +79,8 @@ def render_job(job: Job) -> Outcome:
     started = time.perf_counter()
     from .lint import frame_overflows
 
+    if job.parts:
+        return _render_parts(job, started)
     rendered = render_pdf(
         job.html, job.base_dir, list(job.roots), keep_document=True, pdf_variant=job.pdf_variant
     )
@@ -92,6 +98,32 @@ def render_job(job: Job) -> Outcome:
         outcome.overflows = card_overflows(rendered.document)
         outcome.collisions = card_collisions(rendered.document)
     outcome.seconds = time.perf_counter() - started
+    return outcome
+
+
+def _render_parts(job: Job, started: float) -> Outcome:
+    from .engine import render_parts
+    from .lint import frame_overflows
+
+    outcome = Outcome(key=job.key)
+    for part, rendered in zip(
+        job.parts, render_parts(job.html, job.base_dir, list(job.roots), job.parts), strict=True
+    ):
+        outcome.parts.append(
+            Outcome(
+                key=part.key,
+                pdf=rendered.pdf,
+                pages=rendered.pages,
+                page_sizes=rendered.page_sizes,
+                warnings=rendered.warnings,
+                refused=rendered.refused,
+                frames=frame_overflows(rendered.document),
+            )
+        )
+    outcome.pages = sum(done.pages for done in outcome.parts)
+    outcome.seconds = time.perf_counter() - started
+    for done in outcome.parts:
+        done.seconds = outcome.seconds / len(outcome.parts)
     return outcome
 
 
