@@ -141,6 +141,15 @@ def refuse_attachments(document: Any, refused: list[str], html: str = "") -> Non
         page.links[:] = kept
 
 
+def _render(html: str, base_dir: Path, fetcher: ConfinedFetcher) -> Any:
+    """The laid-out WeasyPrint document of ``html``, loading only through ``fetcher``."""
+    document = weasyprint.HTML(
+        string=hoist_inline_styles(html), base_url=base_dir.as_uri() + "/", url_fetcher=fetcher
+    ).render(font_config=font_config())
+    refuse_attachments(document, fetcher.refused, html)
+    return document
+
+
 def render_pdf(
     html: str,
     base_dir: Path,
@@ -151,10 +160,7 @@ def render_pdf(
     """Render ``html``; ``pdf_variant="pdf/ua-1"`` writes a tagged PDF (booklets)."""
     fetcher = ConfinedFetcher([base_dir, *roots])
     with collect_warnings() as messages:
-        document = weasyprint.HTML(
-            string=hoist_inline_styles(html), base_url=base_dir.as_uri() + "/", url_fetcher=fetcher
-        ).render(font_config=font_config())
-        refuse_attachments(document, fetcher.refused, html)
+        document = _render(html, base_dir, fetcher)
         pdf = document.write_pdf(pdf_variant=pdf_variant) if pdf_variant else document.write_pdf()
     sizes = [(p.width * PT_PER_PX, p.height * PT_PER_PX) for p in document.pages]
     return Rendered(
@@ -177,10 +183,7 @@ def render_parts(
     fetcher = ConfinedFetcher([base_dir, *roots])
     results = []
     with collect_warnings() as messages:
-        document = weasyprint.HTML(
-            string=hoist_inline_styles(html), base_url=base_dir.as_uri() + "/", url_fetcher=fetcher
-        ).render(font_config=font_config())
-        refuse_attachments(document, fetcher.refused, html)
+        document = _render(html, base_dir, fetcher)
         for own in split(document, parts):
             sizes = [(p.width * PT_PER_PX, p.height * PT_PER_PX) for p in own.pages]
             results.append(Rendered(own.write_pdf(), len(own.pages), sizes, document=own))
