@@ -21,6 +21,7 @@ from pypdf.generic import BooleanObject, DictionaryObject
 
 from scratchpress.build import BuildSettings, allowed_roots, build
 from scratchpress.definitions.campaign import load_campaign
+from scratchpress.documents import booklet as booklet_module
 from scratchpress.documents import registry
 from scratchpress.documents.base import BuildOptions
 from scratchpress.documents.booklet import (
@@ -53,6 +54,7 @@ from scratchpress.rules.tables import (
 from scratchpress.statblocks import compute_campaign
 
 from conftest import WriteCampaign, shared_location
+from pixelcheck import difference, page_image
 
 LETTER = (612.0, 792.0)
 A5 = (419.53, 595.28)
@@ -978,3 +980,52 @@ def test_example_booklet_shares_no_six_word_run_with_the_sources() -> None:
         text = re.sub(r"```.*?```", "", chapter.read_text(encoding="utf-8"), flags=re.DOTALL)
         shared = _shingles(_words(text)) & source
         assert not shared, (chapter.name, sorted(" ".join(s) for s in shared))
+
+
+# --------------------------------------------------------------------------------------------
+# the contents page's two columns
+
+
+def _long_contents(chapters: int, sections: int) -> dict[str, str]:
+    files = {"party.yaml": PARTY}
+    names = []
+    for number in range(chapters):
+        name = f"c{number}.md"
+        names.append(name)
+        # Uneven chapters, one title long enough to wrap in its column.
+        title = "Salvage, Scavenging and the Long Walk Home" if number == 2 else f"Part {number}"
+        heads = "".join(
+            f"## Step {number}.{s}\n\nText.\n\n" for s in range((number * 3) % sections)
+        )
+        files[name] = f"# {title}\n\nOpening.\n\n{heads}"
+    files["booklet.yaml"] = f"title: Contents Test\npaper: PAPER\nchapters: [{', '.join(names)}]\n"
+    return files
+
+
+@pytest.mark.parametrize("paper", ["a5", "letter"])
+def test_the_contents_columns_split_where_css_would_balance_them(
+    write_campaign: WriteCampaign, monkeypatch: pytest.MonkeyPatch, paper: str
+) -> None:
+    """The module's split and CSS column balancing make the same contents page."""
+    files = _long_contents(7, 5)
+    files["booklet.yaml"] = files["booklet.yaml"].replace("PAPER", paper)
+    folder = write_campaign(files)
+    ours, view = _render(folder)
+    left, right = view["toc_columns"]
+    assert left and right and len(left) + len(right) == 7
+    monkeypatch.setattr(booklet_module, "contents_columns", lambda toc, layout: [])
+    balanced_by_css, view = _render(folder)
+    assert view["toc_columns"] == []
+    mean, changed = difference(page_image(ours.pdf, 1), page_image(balanced_by_css.pdf, 1))
+    assert mean < 0.05 and changed == 0, (mean, changed)
+
+
+def test_contents_too_long_for_one_page_run_on_in_css_columns(
+    write_campaign: WriteCampaign,
+) -> None:
+    files = _long_contents(40, 7)
+    files["booklet.yaml"] = files["booklet.yaml"].replace("PAPER", "a5")
+    view = _view(write_campaign(files))
+    assert view["toc_columns"] == []
+    html = render_html("booklet/booklet.html", view)
+    assert 'class="toc-chapters toc-flow"' in html and '<div class="toc-columns">' not in html

@@ -20,6 +20,7 @@ from ...render.images import ImageProblem, portrait_data_url
 from ...render.names import slug
 from ...statblocks import Computed
 from ..base import BuildOptions, Document, page_context
+from .contents import contents_columns
 from .imposition import LAYOUTS, booklet_layout, impose_saddle, saddle_sheet
 from .inserts import INSERTS, statblock_view
 from .markdown import check_inline, mark_inserts, markdown, parse_chapter, picture_size
@@ -134,6 +135,7 @@ def booklet_view(
         toc.append(
             {
                 "id": title.id,
+                "number": len(toc) + 1,
                 "title": title.text,
                 "sections": [
                     {"id": h.id, "title": h.text} for h in chapter.headings if h.level == 2
@@ -163,6 +165,8 @@ def booklet_view(
         "cover": cover,
         "colophon": _colophon_view(booklet),
         "toc": toc,
+        # Balanced here (documents/booklet/contents.py); empty: CSS columns that run on.
+        "toc_columns": contents_columns(toc, layout),
         "chapters": chapters,
         # For the build: the sheet the saddle copy goes on, and its name for the summary
         # when it is not the build's paper (a booklet that names its own page size).
