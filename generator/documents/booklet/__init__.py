@@ -125,7 +125,8 @@ def booklet_view(
     if ctx.problems:
         raise InputError(ctx.problems)
 
-    chapters, toc = [], []
+    chapters: list[dict[str, Any]] = []
+    toc: list[dict[str, Any]] = []
     for chapter in parsed:
         title = chapter.headings[0]
         # Markup: markdown-it escaped every character of the author's text (html is off)
