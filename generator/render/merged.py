@@ -8,8 +8,9 @@ The pages are then split back into one PDF per document, each written by WeasyPr
 itself (``Document.copy``), so a sheet's PDF keeps its own title, bookmarks and fonts.
 
 Only documents whose whole head (but the title) and body tag are the same go together:
-the same paper, theme, palette and density. Each one sits in a ``div`` of its own that
-starts a page, so every page belongs to exactly one of them. A batch that warns about
+the same paper, theme, palette and density, and no rule aimed at the body's children.
+Each one sits in a ``div`` of its own that starts a page, so every page belongs to exactly
+one of them. A batch that warns about
 anything, or fails, is rendered again one document at a time (build.py), so that each
 message names the file it is about.
 """
@@ -32,6 +33,9 @@ MOST_PARTS = 8  # documents in one render: a batch stays within a few seconds
 PART_CLASS = "sp-part"
 
 _TITLE = re.compile(r"<title>(.*?)</title>", re.S)
+# A rule for the body's own children ("body > section", "body.sheet-doc > .page") would no
+# longer match inside a part's div: a theme that writes one keeps its sheets apart.
+_BODY_CHILD = re.compile(r"\bbody(?:[.#:\[][^\s>{},]*)*\s*>")
 _BODY = re.compile(r"<body\b[^>]*>")
 
 
@@ -59,7 +63,7 @@ def merge(documents: list[tuple[str, str]]) -> tuple[str, tuple[Part, ...]] | No
     page-starting ``div``; None when they do not share a head and body tag."""
     pieces = [_split(text) for _, text in documents]
     shared = {(piece[0], piece[1]) if piece else None for piece in pieces}
-    if len(shared) != 1 or pieces[0] is None:
+    if len(shared) != 1 or pieces[0] is None or _BODY_CHILD.search(pieces[0][0]):
         return None
     body_tag = pieces[0][1]
     first = documents[0][1]

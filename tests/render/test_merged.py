@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -116,3 +117,18 @@ def test_many_sheets_are_spread_over_the_workers_a_few_at_a_time() -> None:
     assert [job.key for job in originals[merged[0].key]] == ["s0", "s1", "s2", "s3", "s4", "s5"]
     single, originals = merge_jobs([_job("alone")], workers=2)
     assert [job.key for job in single] == ["alone"] and originals == {}
+
+
+def test_a_theme_styling_the_bodys_own_children_keeps_its_sheets_apart() -> None:
+    """Inside a part's div, "body > section" would no longer match: such sheets render alone."""
+    styled = [_job(key) for key in ("a", "b")]
+    styled = [
+        replace(job, html=job.html.replace("p{}", "body > p { color: red }")) for job in styled
+    ]
+    merged, originals = merge_jobs(styled, workers=2)
+    assert [job.key for job in merged] == ["a", "b"] and originals == {}
+    nested = [
+        replace(job, html=job.html.replace("p{}", "body.deck .panel > p {}"))
+        for job in (_job("c"), _job("d"))
+    ]
+    assert len(merge_jobs(nested, workers=1)[0]) == 1  # a child of .panel, not of body
