@@ -2,7 +2,8 @@
 
 WeasyPrint spends 75-80% of its time in style and layout and cannot be made much faster
 from outside, so a build wins by rendering on every core and by rendering less (see
-render/cache.py). A worker per document also contains runaway input: a user template that
+render/cache.py). A worker per job (a document, a batch of cards or pages, or a few alike
+sheets rendered together: render/merged.py) also contains runaway input: a user template that
 nests thousands of elements or asks for a giant page is killed at its time limit or fails
 its memory limit, and the rest of the build still comes out.
 
