@@ -208,6 +208,14 @@ def _lint(document: Document, campaign: Campaign, outcome: Outcome) -> list[Prob
     )
 
 
+def _says_more(outcome: Outcome) -> bool:
+    """A merged document's render said something that must name its own file: a refused
+    load or a warning (missing glyphs are reported by our lint per entry instead)."""
+    return bool(outcome.refused) or any(
+        not message.startswith(".notdef glyph") for message in outcome.warnings
+    )
+
+
 def _not_ours(path: Path) -> Problem:
     """A file in the output folder the manifest does not vouch for: never replaced."""
     return Problem(
@@ -546,7 +554,8 @@ def _build_locked(
                 )
             )
 
-    jobs, merged = merge_jobs(jobs, settings.workers)
+    # A theme's CSS could count pages or repeat fixed boxes across merged sheets.
+    jobs, merged = merge_jobs(jobs, settings.workers) if not themes else (jobs, {})
     note = limits_note(settings.workers) if jobs else None
     if note is not None:
         report.notes.append(note)
@@ -622,7 +631,7 @@ def _build_locked(
             if outcome.key in batch_keys:  # units of an imposed document: assembled below
                 units_done[outcome.key] = outcome
             elif outcome.key in merged:  # several documents: each its own file
-                if outcome.error or any(p.warnings or p.refused for p in outcome.parts):
+                if outcome.error or any(_says_more(part) for part in outcome.parts):
                     alone += merged[outcome.key]
                     continue
                 merged_done[outcome.key] = outcome
@@ -661,12 +670,13 @@ def _build_locked(
         render_cache.prune()
         render_cache.forget_unused()
     if session is not None:
-        rendered_well = {**outcomes, **units_done, **merged_done}
+        rendered_well = {**outcomes, **units_done}
+        alone += [merged[key][0] for key in merged_done]  # one sheet warms as well as eight
         session.warm_up(
             samples
             + [
                 job
-                for job in jobs
+                for job in jobs + alone
                 if (result := rendered_well.get(job.key)) is not None
                 and result.error is None
                 and not result.refused

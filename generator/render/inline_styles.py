@@ -23,6 +23,9 @@ _SPECIFICITY = 10  # classes repeated per rule: twice our most specific selector
 _SVG = re.compile(r"<svg\b.*?</svg>", re.S | re.I)  # SVG reads its own style attributes
 _STYLED_TAG = re.compile(r'<([a-zA-Z][\w-]*)(\s[^<>]*?)?\sstyle="([^"]*)"([^<>]*)>')
 _CLASS = re.compile(r'\sclass="([^"]*)"')
+_ANY_CLASS = re.compile(r"\sclass\s*=", re.I)
+# Declarations that could reach past their own rule once in a shared stylesheet.
+_UNSAFE = re.compile(r"[<{}\\]|/\*")
 
 
 def hoist_inline_styles(document: str) -> str:
@@ -34,10 +37,12 @@ def hoist_inline_styles(document: str) -> str:
     def replace(tag: re.Match[str]) -> str:
         name, before, style, after = tag.group(1), tag.group(2) or "", tag.group(3), tag.group(4)
         declarations = html.unescape(style)
-        if not declarations.strip() or "<" in declarations:  # nothing to share, or unsafe
+        attributes = before + after
+        if not _shareable(declarations) or (
+            _ANY_CLASS.search(attributes) and not _CLASS.search(attributes)
+        ):  # nothing to share, or not safe to move; or a class attribute we do not parse
             return tag.group(0)
         hoisted = rules.setdefault(declarations, f"{PREFIX}{len(rules)}")
-        attributes = before + after
         if _CLASS.search(attributes):
             attributes = _CLASS.sub(
                 lambda c: f' class="{c.group(1)} {hoisted}"', attributes, count=1
@@ -59,6 +64,16 @@ def hoist_inline_styles(document: str) -> str:
         for declarations, name in rules.items()
     )
     return result.replace("</head>", f"<style>\n{sheet}</style>\n</head>", 1)
+
+
+def _shareable(declarations: str) -> bool:
+    """Plain declarations: no braces, comments, escapes or markup, quotes and brackets
+    closed, so that a mistake in one element's style cannot swallow the rules after it."""
+    if not declarations.strip() or _UNSAFE.search(declarations):
+        return False
+    if declarations.count('"') % 2 or declarations.count("'") % 2:
+        return False
+    return declarations.count("(") == declarations.count(")")
 
 
 def written_classes(value: str | None) -> list[str]:

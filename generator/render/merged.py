@@ -8,7 +8,9 @@ The pages are then split back into one PDF per document, each written by WeasyPr
 itself (``Document.copy``), so a sheet's PDF keeps its own title, bookmarks and fonts.
 
 Only documents whose whole head (but the title) and body tag are the same go together:
-the same paper, theme, palette and density, and no rule aimed at the body's children.
+the same paper, palette and density, and no rule aimed at the body's children. A campaign
+with a theme keeps its sheets apart (build.py): its CSS could count pages, pick first or
+left pages, or repeat fixed boxes, and those would run on from one sheet to the next.
 Each one sits in a ``div`` of its own that starts a page, so every page belongs to exactly
 one of them. A batch that warns about
 anything, or fails, is rendered again one document at a time (build.py), so that each
@@ -85,7 +87,8 @@ def merged_key(parts: tuple[Part, ...]) -> str:
 
 def merge_jobs(jobs: list[Job], workers: int) -> tuple[list[Job], dict[str, list[Job]]]:
     """``jobs`` with the documents that can go together as merged jobs: per kind and
-    look, split evenly over the workers, at most MOST_PARTS each. Also returns each merged
+    look, when there are more of them than workers, split evenly over the workers, at most
+    MOST_PARTS each. Also returns each merged
     job's own jobs, by its key, for rendering them one by one if it must."""
     groups: dict[tuple[str, str, str], list[Job]] = {}
     for job in jobs:
@@ -95,7 +98,8 @@ def merge_jobs(jobs: list[Job], workers: int) -> tuple[list[Job], dict[str, list
     merged: dict[str, Job] = {}  # by the key of its first document
     originals: dict[str, list[Job]] = {}
     for group in groups.values():
-        count = max(min(workers, len(group) // 2), -(-len(group) // MOST_PARTS), 1)
+        # Only more sheets than workers go together: fewer each get a core of their own.
+        count = max(min(workers, len(group)), -(-len(group) // MOST_PARTS))
         for index in range(count):
             batch = group[index * len(group) // count : (index + 1) * len(group) // count]
             if len(batch) < 2:

@@ -105,3 +105,24 @@ def test_the_lint_names_a_field_by_the_templates_own_class() -> None:
     assert written_classes(f"name {PREFIX}3") == ["name"]
     assert written_classes(f"{PREFIX}3") == []
     assert written_classes(None) == []
+
+
+def test_a_class_written_another_way_keeps_the_element_as_it_was() -> None:
+    """A theme may write class='x' or CLASS=x: adding a second class attribute would
+    lose the first, so such an element keeps its inline style."""
+    for tag in ("<p class='x' style=\"color: red\">a</p>", '<p CLASS=x style="color: red">a</p>'):
+        assert tag in hoist_inline_styles(_page(tag))
+
+
+def test_a_broken_style_stays_on_its_own_element() -> None:
+    """In a shared stylesheet an unclosed bracket, quote or comment would swallow the
+    rules after it, such as every later card's position."""
+    broken = [
+        "width: calc(1mm + 2mm",
+        "font-family: &#34;Lato",  # as a template escapes a quote
+        "color: red /* note",
+        "color: red } p { color: blue",
+    ]
+    for style in broken:
+        tag = f'<p style="{style}">a</p>'
+        assert tag in hoist_inline_styles(_page(tag + '<p style="left: 1mm">b</p>'))

@@ -11,6 +11,7 @@ bundled fonts; a contents too long for one page is left to CSS columns, which ru
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ...render.measure import text_width_mm
@@ -24,13 +25,17 @@ CHAPTER_BOTTOM_MM = 3.5  # .toc-chapter margin-bottom
 NUMBER_MM = 5.0  # room kept for the dotted leader's start and a page number
 TITLE_AND_RULE_MM = 20.0  # .toc-title's text, padding, rule and margin, a little over
 COLOPHON_MM = 34.0  # .toc padding-bottom, kept for the imprint
+SURE = 0.85  # share of the page the estimate may fill before CSS columns take over
 
 
 def _lines(text: str, face: str, size_pt: float, width_mm: float) -> int:
-    """Lines ``text`` takes in ``width_mm``, breaking at spaces as the renderer does."""
+    """Lines ``text`` takes in ``width_mm``, breaking at spaces as the renderer does (and
+    anywhere in text without spaces, such as Chinese or Japanese, by its width alone)."""
+    if any(ord(char) >= 0x2E80 for char in text):
+        return max(1, math.ceil(text_width_mm(text, face, size_pt) / width_mm))
     lines, used = 1, 0.0
     space = text_width_mm(" ", face, size_pt)
-    for word in text.split():
+    for word in text.split(" "):  # not at no-break spaces
         width = text_width_mm(word, face, size_pt)
         if used and used + space + width > width_mm:
             lines, used = lines + 1, width
@@ -65,7 +70,7 @@ def contents_columns(toc: list[dict[str, Any]], layout: Layout) -> list[list[dic
         max(sum(heights[:split]), sum(heights[split:])) for split in range(1, len(toc) + 1)
     )
     room = layout.text_height_mm - TITLE_AND_RULE_MM - COLOPHON_MM
-    if tallest > room:
+    if tallest > room * SURE:  # an estimate a little short must not reach the imprint
         return []
     left = 0
     while left < len(toc) and sum(heights[: left + 1]) <= tallest + 1e-6:
