@@ -33,6 +33,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..render.boxes import walk
 from .base import PAPER_MM
 
 # How near the paper's edge anything may print. Home printers do not print to the edge:
@@ -557,21 +558,6 @@ def _has_class(box: Any, name: str) -> bool:
     return element is not None and name in (element.get("class") or "").split()
 
 
-def _walk(box: Any, skip: Any = None) -> Iterator[Any]:
-    """``box`` and every box inside it, in document order, leaving out the subtree of
-    ``skip``. A stack, not nested generators: a 270-card batch has some 30,000 boxes and
-    the lint walks each several times, so the per-level cost of nesting added up."""
-    stack = [box]
-    while stack:
-        current = stack.pop()
-        if current is skip:
-            continue
-        yield current
-        children = getattr(current, "children", None)
-        if children:
-            stack.extend(reversed(children))
-
-
 def _cards(page: Any) -> Iterator[Any]:
     """The boxes of class ``card`` on a page, in document order."""
     stack = [page._page_box]
@@ -593,13 +579,13 @@ def _text_extent(box: Any, skip: Any = None) -> tuple[float, float, float, float
     pitch, ink that is never there. Horizontally the glyph runs count, as they are set.
     """
     found: list[tuple[float, float, float, float]] = []
-    for child in _walk(box, skip):
+    for child in walk(box, skip):
         kind = type(child).__name__
         if kind in {"InlineReplacedBox", "BlockReplacedBox"}:
             x, y = child.position_x, child.position_y
             found.append((x, y, x + child.width, y + child.height))
         elif kind == "LineBox":
-            runs = [t for t in _walk(child) if type(t).__name__ == "TextBox" and t.text.strip()]
+            runs = [t for t in walk(child) if type(t).__name__ == "TextBox" and t.text.strip()]
             if runs:
                 found.append(
                     (
@@ -636,8 +622,8 @@ def card_margins(document: Any) -> list[tuple[str, float]]:
     for page in document.pages:
         for box in _cards(page):
             card_id = _card_id(box)
-            limit = next((b for b in _walk(box) if _has_class(b, LIMIT_CLASS)), box)
-            foot = next((b for b in _walk(box) if _has_class(b, FOOT_CLASS)), None)
+            limit = next((b for b in walk(box) if _has_class(b, LIMIT_CLASS)), box)
+            foot = next((b for b in walk(box) if _has_class(b, FOOT_CLASS)), None)
             left = limit.padding_box_x()
             top = limit.padding_box_y()
             right = left + limit.padding_width()

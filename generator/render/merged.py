@@ -12,9 +12,8 @@ the same paper, palette and density, and no rule aimed at the body's children. A
 with a theme keeps its sheets apart (build.py): its CSS could count pages, pick first or
 left pages, or repeat fixed boxes, and those would run on from one sheet to the next.
 Each one sits in a ``div`` of its own that starts a page, so every page belongs to exactly
-one of them. A batch that warns about
-anything, or fails, is rendered again one document at a time (build.py), so that each
-message names the file it is about.
+one of them. A batch that warns about anything, or fails, is rendered again one document
+at a time (build.py), so that each message names the file it is about.
 """
 
 from __future__ import annotations
@@ -25,6 +24,8 @@ import html
 import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
+
+from .boxes import walk
 
 if TYPE_CHECKING:
     from .pool import Job
@@ -88,8 +89,8 @@ def merged_key(parts: tuple[Part, ...]) -> str:
 def merge_jobs(jobs: list[Job], workers: int) -> tuple[list[Job], dict[str, list[Job]]]:
     """``jobs`` with the documents that can go together as merged jobs: per kind and
     look, when there are more of them than workers, split evenly over the workers, at most
-    MOST_PARTS each. Also returns each merged
-    job's own jobs, by its key, for rendering them one by one if it must."""
+    MOST_PARTS each. Also returns each merged job's own jobs, by its key, for rendering
+    them one by one if it must."""
     groups: dict[tuple[str, str, str], list[Job]] = {}
     for job in jobs:
         piece = _split(job.html)
@@ -120,7 +121,7 @@ def page_owners(document: Any) -> list[int]:
     owners = []
     for page in document.pages:
         owner = None
-        for box in _descendants(page._page_box):  # the page's first part div
+        for box in walk(page._page_box):  # the page's first part div
             element = getattr(box, "element", None)
             if element is not None and element.get("class") == PART_CLASS:
                 owner = int(element.get("data-part"))
@@ -129,14 +130,6 @@ def page_owners(document: Any) -> list[int]:
             raise ValueError("a page of a merged document belongs to no part")
         owners.append(owner)
     return owners
-
-
-def _descendants(box: Any) -> Any:
-    stack = [box]
-    while stack:
-        box = stack.pop()
-        yield box
-        stack.extend(reversed(getattr(box, "children", [])))
 
 
 def split(document: Any, parts: tuple[Part, ...]) -> list[Any]:

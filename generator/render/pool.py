@@ -78,15 +78,26 @@ def render_job(job: Job) -> Outcome:
     from .engine import render_pdf
 
     started = time.perf_counter()
-    from .lint import frame_overflows
 
     if job.parts:
         return _render_parts(job, started)
     rendered = render_pdf(
         job.html, job.base_dir, list(job.roots), keep_document=True, pdf_variant=job.pdf_variant
     )
+    outcome = _outcome(job.key, rendered)
+    if job.lint_cards and rendered.document is not None:
+        outcome.overflows = card_overflows(rendered.document)
+        outcome.collisions = card_collisions(rendered.document)
+    outcome.seconds = time.perf_counter() - started
+    return outcome
+
+
+def _outcome(key: str, rendered: Any) -> Outcome:
+    """What a render made, with the text its frames cut short (render/lint.py)."""
+    from .lint import frame_overflows
+
     outcome = Outcome(
-        key=job.key,
+        key=key,
         pdf=rendered.pdf,
         pages=rendered.pages,
         page_sizes=rendered.page_sizes,
@@ -95,32 +106,15 @@ def render_job(job: Job) -> Outcome:
     )
     if rendered.document is not None:
         outcome.frames = frame_overflows(rendered.document)
-    if job.lint_cards and rendered.document is not None:
-        outcome.overflows = card_overflows(rendered.document)
-        outcome.collisions = card_collisions(rendered.document)
-    outcome.seconds = time.perf_counter() - started
     return outcome
 
 
 def _render_parts(job: Job, started: float) -> Outcome:
     from .engine import render_parts
-    from .lint import frame_overflows
 
     outcome = Outcome(key=job.key)
-    for part, rendered in zip(
-        job.parts, render_parts(job.html, job.base_dir, list(job.roots), job.parts), strict=True
-    ):
-        outcome.parts.append(
-            Outcome(
-                key=part.key,
-                pdf=rendered.pdf,
-                pages=rendered.pages,
-                page_sizes=rendered.page_sizes,
-                warnings=rendered.warnings,
-                refused=rendered.refused,
-                frames=frame_overflows(rendered.document),
-            )
-        )
+    rendered = render_parts(job.html, job.base_dir, list(job.roots), job.parts)
+    outcome.parts = [_outcome(p.key, r) for p, r in zip(job.parts, rendered, strict=True)]
     outcome.pages = sum(done.pages for done in outcome.parts)
     outcome.seconds = time.perf_counter() - started
     for done in outcome.parts:

@@ -17,7 +17,7 @@ from typing import Any
 from ...render.measure import text_width_mm
 from .imposition import Layout
 
-GAP_MM = 7.0  # booklet.css: .toc-chapters column-gap, .toc-number width, .toc-sections indent
+GAP_MM = 7.0  # booklet.html/.css: the columns' gap, .toc-number width, .toc-sections indent
 CHAPTER_EM = 1.08  # .toc-chapter > .toc-entry
 SECTIONS_TOP_MM = 1.0  # .toc-sections margin-top
 SECTION_PADDING_MM = 0.8  # .toc-sections .toc-entry, top and bottom
