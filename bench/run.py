@@ -360,10 +360,10 @@ def example_renders() -> tuple[Path, list[Path], list[tuple[str, str, str | None
     from scratchpress.build import allowed_roots, collect_documents
     from scratchpress.definitions.campaign import load_campaign
     from scratchpress.documents.base import BuildOptions
+    from scratchpress.render.jobs import Job
     from scratchpress.render.merged import merge_jobs
-    from scratchpress.render.pool import Job
     from scratchpress.render.templating import render_html, theme_dirs
-    from scratchpress.render.units import batch_jobs, plan_units
+    from scratchpress.build.units import batch_jobs, plan_units
     from scratchpress.resources import templates_dir
     from scratchpress.statblocks import compute_campaign
 

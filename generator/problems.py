@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -132,6 +133,10 @@ class Problem:
         parts.append(safe_message(self.message))
         return ": ".join(parts)
 
+    def as_error(self) -> Problem:
+        """The same problem made fatal (a layout warning under ``--strict``)."""
+        return dataclasses.replace(self, severity="error")
+
 
 class InputError(Exception):
     """Raised with every problem at once when input cannot be used."""
@@ -139,3 +144,8 @@ class InputError(Exception):
     def __init__(self, problems: list[Problem]) -> None:
         super().__init__("\n".join(str(p) for p in problems))
         self.problems = problems
+
+
+class UsageError(Exception):
+    """A request that cannot work as asked (two options that exclude each other, a name
+    that names nothing): the command line's exit code 2, not bad input's 1."""

@@ -29,6 +29,7 @@ from .rules import (
 )
 from .rules.abilities import OLDER_NAMES, closest
 from .rules.minions import MinionGroup, minion_cp, minion_problems
+from .rules.printed import PRINTABLE
 
 
 @dataclass(frozen=True)
@@ -107,30 +108,6 @@ def _problem(
     )
 
 
-# Values a book may print for each kind, whichever ruleset computes them.
-PRINTABLE: dict[type, tuple[str, ...]] = {
-    CharacterStats: (
-        "agility",
-        "intelligence",
-        "strength",
-        "defense",
-        "stamina",
-        "hit_points",
-        "initiative_bonus",
-        "cp",
-    ),
-    VehicleStats: (
-        "defense",
-        "stamina",
-        "hit_points",
-        "initiative_bonus",
-        "defense_uncrewed",
-        "defense_evading",
-        "fuel",
-        "crewed_abilities",
-    ),
-    CommunityStats: ("economy", "environment", "equity"),
-}
 
 
 def _compare_printed(

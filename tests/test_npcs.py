@@ -227,7 +227,7 @@ def test_names_are_unique_and_numbered_when_the_lists_run_out(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     tiny = NameLists(given=["Ada", "Bo"], family=["Reed"], bands=Bands(first=["X"], second=["Y"]))
-    monkeypatch.setattr("scratchpress.npcs.name_lists", lambda: tiny)
+    monkeypatch.setattr("scratchpress.npcs.names.name_lists", lambda: tiny)
     npcs = generate(plan(RosterSpec(count=6, seed=1, name_prefix="Sgt.")))
     names = [n.name for n in npcs]
     assert len(set(names)) == 6

@@ -1,12 +1,12 @@
-"""The package as strangers meet it: its import name, its layers, no import cycles, nothing
-POSIX-only at module level, and a command that still runs beside a package named
-``generator`` (the folder's name, which PyPI gives to somebody else's project).
+"""The package as strangers meet it: its import name, its layers (docs/architecture.md draws
+the same ones), no import circles, nothing POSIX-only at module level, and a command that
+still runs beside a package named ``generator`` (the folder's name, which PyPI gives to
+somebody else's project).
 """
 
 from __future__ import annotations
 
 import ast
-import graphlib
 import importlib.metadata
 import os
 import subprocess
@@ -18,7 +18,8 @@ import pytest
 
 import scratchpress
 from scratchpress.render import pool
-from scratchpress.render.pool import Job, run_jobs
+from scratchpress.render.jobs import Job
+from scratchpress.render.pool import run_jobs
 
 from conftest import scratchpress_process
 
@@ -53,14 +54,16 @@ def _type_checking_only(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
     return False
 
 
-def _imports(module: str) -> Iterator[tuple[str, int, bool]]:
+def _imports(module: str, typing_too: bool = False) -> Iterator[tuple[str, int, bool]]:
     """(imported module, line, at module level) for every import that runs, lazy ones
-    inside functions included; imports only a type checker sees are left out."""
+    inside functions included; imports only a type checker sees only with ``typing_too``."""
     tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
     here = module if _is_package(module) else module.rpartition(".")[0]
     for node in ast.walk(tree):
-        if not isinstance(node, ast.Import | ast.ImportFrom) or _type_checking_only(node, parents):
+        if not isinstance(node, ast.Import | ast.ImportFrom):
+            continue
+        if not typing_too and _type_checking_only(node, parents):
             continue
         top = parents.get(node) is tree
         if isinstance(node, ast.Import):
@@ -83,12 +86,13 @@ def _ancestors(module: str) -> list[str]:
 
 def import_graph() -> dict[str, set[str]]:
     """Which of our modules each module imports, directly or by importing a submodule of a
-    package (which runs the package's ``__init__`` first)."""
+    package (which runs the package's ``__init__`` first); lazy imports and those only a
+    type checker sees included."""
     graph: dict[str, set[str]] = {}
     for module in MODULES:
         edges = graph.setdefault(module, set())
         own = set(_ancestors(module))
-        for target, _, _ in _imports(module):
+        for target, _, _ in _imports(module, typing_too=True):
             if target not in MODULES or target == module:
                 continue
             edges.add(target)
@@ -102,21 +106,102 @@ def test_the_import_name_is_scratchpress_and_its_version_is_the_distributions() 
     assert "scratchpress.cli" in MODULES and "scratchpress.npcs" in MODULES
 
 
-def test_nothing_in_the_package_imports_in_a_circle() -> None:
+# The layers, bottom first: a module imports only from its own layer and those below.
+# docs/architecture.md draws these; keep the two alike.
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("rules", ("rules", "problems", "resources", "")),
+    ("definitions and typesetting", ("definitions", "typesetting")),
+    ("the campaign computed", ("statblocks", "content", "encounters", "npcs")),
+    ("render", ("render",)),
+    ("documents", ("documents",)),
+    ("build", ("build", "resilience")),
+    ("api", ("api",)),
+    ("cli", ("cli", "__main__")),
+]
+
+
+def layer_of(module: str) -> int:
+    """The index in LAYERS of a module of ours (``scratchpress.render.pool`` -> 3)."""
+    first = module.removeprefix(NAME).removeprefix(".").split(".")[0]
+    for index, (_, rooms) in enumerate(LAYERS):
+        if first in rooms:
+            return index
+    raise AssertionError(f"{module} is in no layer: add its folder to LAYERS and the docs")
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of a module in a higher layer, as a readable line."""
+    return [
+        f"{module} ({LAYERS[layer_of(module)][0]}) imports {target}"
+        f" ({LAYERS[layer_of(target)][0]})"
+        for module, targets in sorted(graph.items())
+        for target in sorted(targets)
+        if layer_of(target) > layer_of(module)
+    ]
+
+
+def find_circle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import circle (``[a, b, a]``), or None: a depth-first walk that meets a module
+    still on its own path has gone round."""
+    done: set[str] = set()
+    path: list[str] = []
+    on_path: set[str] = set()
+
+    def walk(module: str) -> list[str] | None:
+        path.append(module)
+        on_path.add(module)
+        for target in sorted(graph.get(module, ())):
+            if target in on_path:
+                return [*path[path.index(target) :], target]
+            if target not in done:
+                circle = walk(target)
+                if circle:
+                    return circle
+        on_path.discard(path.pop())
+        done.add(module)
+        return None
+
+    for module in sorted(graph):
+        if module not in done:
+            circle = walk(module)
+            if circle:
+                return circle
+    return None
+
+
+def test_every_module_sits_in_a_layer_and_imports_only_from_below() -> None:
     graph = import_graph()
-    # The graph sees lazy imports too: build's CLI module imports the orchestrator in a function.
-    assert "scratchpress.build" in graph["scratchpress.cli.build"]
-    assert "scratchpress.cli.build" in graph["scratchpress.cli.app"]
-    try:
-        tuple(graphlib.TopologicalSorter(graph).static_order())
-    except graphlib.CycleError as err:
-        pytest.fail(f"import cycle: {' -> '.join(err.args[1])}")
+    # The graph sees lazy imports and those only a type checker sees.
+    assert "scratchpress.build" in graph["scratchpress.api"]
+    assert "scratchpress.api" in graph["scratchpress.cli.build"]
+    assert upward_imports(graph) == []
 
 
-def test_the_cycle_check_sees_a_cycle() -> None:
-    """The check above must be able to fail: a two-module loop is caught."""
-    with pytest.raises(graphlib.CycleError):
-        tuple(graphlib.TopologicalSorter({"a": {"b"}, "b": {"a"}}).static_order())
+def test_nothing_in_the_package_imports_in_a_circle() -> None:
+    circle = find_circle(import_graph())
+    assert circle is None, "import circle: " + " -> ".join(circle or [])
+
+
+def test_the_layer_and_circle_checks_can_fail() -> None:
+    """The checks above see what they are for: a rule importing the renderer, and three
+    modules that import each other round."""
+    rules, pool = f"{NAME}.rules.abilities", f"{NAME}.render.pool"
+    assert upward_imports({rules: {pool}, pool: set()}) == [
+        f"{rules} (rules) imports {pool} (render)"
+    ]
+    assert find_circle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_circle({"a": {"b"}, "b": set(), "c": {"a", "b"}}) is None
+
+
+def test_the_command_line_calls_only_the_api() -> None:
+    """The CLI parses, calls the public API, prints and exits: of ours it imports only
+    ``api`` and ``problems`` (and its own modules)."""
+    allowed = {NAME, f"{NAME}.api", f"{NAME}.problems"}
+    for module in (m for m in MODULES if m.startswith(f"{NAME}.cli")):
+        for target, line, _ in _imports(module, typing_too=True):
+            if target.startswith(f"{NAME}.cli") or not target.startswith(NAME):
+                continue
+            assert target in allowed, f"{MODULES[module].name}:{line} imports {target}"
 
 
 def test_the_rules_are_pure_and_import_nothing_above_them() -> None:
@@ -226,3 +311,15 @@ def test_a_build_without_resource_limits_prints_the_note_once(
     notes = [line for line in result.stderr.splitlines() if line.startswith("note: ")]
     assert len(notes) == 1 and "no resource limits" in notes[0]
     assert (tmp_path / "out" / "carry-table.pdf").is_file()
+
+
+def test_the_architecture_doc_draws_these_layers() -> None:
+    """docs/architecture.md's diagram lists the layers of LAYERS, in order, by name."""
+    import re
+
+    doc = (PACKAGE.parents[0] / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = doc.split("## The layers", 1)[1].split("```", 2)[1]
+    drawn = re.findall(r"^\s*(\d)  (\S.*?)\s{2,}", section, re.MULTILINE)
+    assert [(int(n), name) for n, name in drawn] == [
+        (index, name) for index, (name, _) in reversed(list(enumerate(LAYERS)))
+    ]

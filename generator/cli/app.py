@@ -67,14 +67,14 @@ app.add_typer(theme_app, name="theme", help="Themes: start one with `theme init`
 def _interrupted(signum: int, frame: object) -> None:
     # Ctrl-C, and `kill`, a closing session manager or a CI timeout (SIGTERM) alike: stop,
     # keeping what is finished and leaving no temporary files.
-    from ..render.pool import STOP
+    from .. import api
 
-    STOP.set()
+    api.stop_rendering()
     raise KeyboardInterrupt
 
 
 def run() -> None:
-    from ..render.files import CannotRead, CannotWrite
+    from ..api import CannotRead, CannotWrite
 
     signal.signal(signal.SIGTERM, _interrupted)
     signal.signal(signal.SIGINT, _interrupted)

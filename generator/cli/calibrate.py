@@ -7,17 +7,8 @@ from typing import Annotated
 
 import typer
 
-from ..problems import Problem
-from ..render.files import CannotWrite
-from .common import (
-    DEFAULT_OUTPUT,
-    CampaignArg,
-    Edge,
-    Paper,
-    fail,
-    linked_default_output,
-    looks_like_campaign,
-)
+from .. import api
+from .common import CampaignArg, choice, fail, stop
 
 
 def calibrate(
@@ -27,63 +18,44 @@ def calibrate(
         typer.Option(
             "-o",
             "--output",
-            help="Where to write the test sheet (a file, or a folder to put it in).",
-            show_default="output/duplex-calibration.pdf",
+            help="Where to write the test sheet: a folder, or a file name ending in .pdf"
+            " (default: the campaign's output/duplex-calibration.pdf).",
+            show_default=False,
         ),
     ] = None,
     paper: Annotated[
-        Paper | None,
-        typer.Option(help="Paper size (default: the campaign's).", case_sensitive=False),
+        api.Paper | None, choice("paper", "Paper size (default: the campaign's).")
     ] = None,
     duplex_edge: Annotated[
-        Edge | None,
-        typer.Option(
-            help="Which edge your printer flips (default: the campaign's [build] duplex_edge,"
+        api.DuplexEdge | None,
+        choice(
+            "duplex_edge",
+            "Which edge your printer flips (default: the campaign's [build] duplex_edge,"
             " else long).",
-            case_sensitive=False,
         ),
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace a file there that we did not write.")
+    ] = False,
 ) -> None:
     """Print a duplex test sheet; its back shows how far your printer shifts back pages.
 
     Example: scratchpress calibrate my-campaign --paper a4 --duplex-edge short
     """
-    from ..definitions.campaign import load_settings
-    from ..documents.calibrate import CalibrationOptions, write_calibration
-
-    problems: list[Problem] = []
-    if campaign is None and looks_like_campaign(Path.cwd()):
-        campaign = Path(".")  # this folder's duplex_offset_mm, as build would use it
-    settings = load_settings(campaign, None, problems) if campaign is not None else None
-    if problems:
-        fail(problems)
-    chosen = paper.value if paper else (settings.paper if settings else "letter")
-    offset = settings.duplex_offset_mm if settings else (0.0, 0.0)
-    if output is None:
-        if linked := linked_default_output():
-            fail(linked)
-        output = DEFAULT_OUTPUT / "duplex-calibration.pdf"
-    elif output.is_dir():
-        output = output / "duplex-calibration.pdf"  # `-o DIR`: the usual name inside it
-    edge = (
-        duplex_edge.value if duplex_edge else (settings.build.duplex_edge if settings else "long")
-    )
+    given = {"paper": paper, "duplex_edge": duplex_edge}
     try:
-        warnings = write_calibration(
-            output,
-            CalibrationOptions(
-                paper=chosen,
-                duplex_edge=edge,
-                duplex_offset_mm=offset,
-            ),
-        )
-    except CannotWrite as err:
-        typer.echo(str(err), err=True)
-        raise typer.Exit(1) from None
-    for warning in warnings:
+        report = api.calibrate(campaign, output, given, force=force)
+    except api.InputError as err:
+        fail(err.problems)
+    except api.CannotWrite as err:
+        stop([str(err)])
+    for warning in report.warnings:
         typer.echo(f"warning: {warning}", err=True)
+    if report.problems or not report.written:
+        fail(report.problems)
+    edge = (report.options or api.BuildOptions()).duplex_edge
     typer.echo(
-        f"wrote {output}: print it on both sides ({edge}-edge flip), hold it to the"
-        " light and read the offset off the back; then set duplex_offset_mm = [dx, dy]"
+        f"wrote {report.written[0].path}: print it on both sides ({edge}-edge flip), hold it"
+        " to the light and read the offset off the back; then set duplex_offset_mm = [dx, dy]"
         " in scratchpress.toml"
     )

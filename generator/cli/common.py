@@ -1,55 +1,39 @@
-"""What every command shares: the campaign argument, the choices, and one way to turn
-input problems into messages and exit codes (1 for bad input, 2 for bad usage).
+"""What every command shares: the campaign argument, the build options' choices, and one
+way to turn problems into messages on stderr and exit codes (1 for bad input, 2 for bad
+usage).
 
-Every command that reads a campaign takes it the same way: an optional CAMPAIGN argument.
-Without it, the current folder is the campaign when it looks like one, else the bundled
-example is (see :func:`campaign_paths`); ``--example`` asks for the example outright.
+Every command that reads a campaign takes it the same way: an optional CAMPAIGN argument;
+without it, :func:`scratchpress.api.find_campaign` finds one (this folder, or the nearest
+folder above holding a scratchpress.toml, else the bundled example); ``--example`` asks
+for the example outright.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import StrEnum
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 
-from ..definitions.campaign import SETTINGS_FILE, Campaign, is_definitions_file, load_campaign
-from ..definitions.yamlsafe import ParseMemo
-from ..problems import InputError, Problem, safe_text
-from ..statblocks import Computed, compute_campaign
+from .. import api
+from ..problems import Problem, UsageError, safe_text
 
 
-# Choices on the command line: listed in the help, completed by the shell, and taken in
-# any case (`--paper A4`). The values are those of the settings models.
-class Ruleset(StrEnum):
-    current = "current"
-    early = "early"
-    classic = "classic"
-
-
-class Paper(StrEnum):
-    letter = "letter"
-    a4 = "a4"
-
-
-class Units(StrEnum):
-    metric = "metric"
-    imperial = "imperial"
-    both = "both"
-
-
-class Edge(StrEnum):
-    long = "long"
-    short = "short"
+def choice(name: str, help: str | None = None) -> Any:
+    """A command-line option for the build option ``name``, typed with the model's own
+    choices (``api.Paper`` ...): its help comes from the one options model
+    (:class:`scratchpress.api.BuildOptions`) too, and any case is taken (``--paper A4``)."""
+    return typer.Option(
+        help=help or api.option_help(name), case_sensitive=False, show_default=False
+    )
 
 
 PathsArg = Annotated[
     list[Path] | None,
     typer.Argument(
-        help="Campaign folder or definition files (default: this folder if it holds a"
-        " campaign, else the bundled example).",
+        help="Campaign folder or definition files (default: this folder or the nearest"
+        " above it with a scratchpress.toml, else the bundled example).",
         show_default=False,
         metavar="CAMPAIGN",
     ),
@@ -57,8 +41,8 @@ PathsArg = Annotated[
 CampaignArg = Annotated[
     Path | None,
     typer.Argument(
-        help="Campaign folder (default: this folder if it holds a campaign, else the"
-        " bundled example).",
+        help="Campaign folder (default: this folder or the nearest above it with a"
+        " scratchpress.toml, else the bundled example).",
         show_default=False,
         metavar="CAMPAIGN",
     ),
@@ -67,7 +51,7 @@ ExampleOpt = Annotated[
     bool, typer.Option("--example", help="Use the bundled example campaign (Lantern Weir).")
 ]
 RulesOpt = Annotated[
-    Ruleset | None,
+    api.Ruleset | None,
     typer.Option(
         "--rules",
         help="Ruleset (default: the campaign's, else current).",
@@ -84,62 +68,19 @@ def usage_error(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-def looks_like_campaign(folder: Path) -> bool:
-    """A folder holding a scratchpress.toml or at least one definitions file."""
-    try:
-        return (folder / SETTINGS_FILE).is_file() or any(
-            is_definitions_file(p) for p in folder.iterdir()
-        )
-    except OSError:
-        return False
-
-
-@dataclass(frozen=True)
-class Chosen:
-    """The campaign a command works on, and the line that says so (None: the user named it)."""
-
-    paths: list[Path]
-    said: str | None = None
-    implicit_example: bool = False  # no campaign here, so the example stood in
-
-
-def choose_campaign(paths: list[Path] | None, example: bool = False) -> Chosen:
-    """The paths given; else ``--example``; else this folder when it holds a campaign;
-    else the bundled example."""
-    from ..resources import examples_dir
-
-    if example and paths:
-        usage_error("give a campaign or --example, not both")
-    if paths:
-        return Chosen(paths)
-    if example:
-        return Chosen([examples_dir()], "campaign: the bundled example, Lantern Weir (example/)")
-    here = Path.cwd()
-    if looks_like_campaign(here):
-        return Chosen([Path(".")], f"campaign: this folder ({safe_text(str(here), None)})")
-    return Chosen(
-        [examples_dir()],
-        "campaign: no campaign in this folder, so the bundled example, Lantern Weir"
-        " (start your own with `scratchpress new FOLDER`)",
-        implicit_example=True,
-    )
-
-
-def campaign_paths(paths: list[Path] | None, example: bool = False) -> list[Path]:
-    """The campaign, said in one line on stderr when the user did not name it: a GM who
-    forgot the folder must not mistake the example's numbers for their own, nor build the
-    example into their campaign's output unawares."""
-    chosen = choose_campaign(paths, example)
-    if chosen.said:
-        typer.echo(chosen.said, err=True)
-    return chosen.paths
+def stop(lines: Sequence[str], code: int = 1) -> NoReturn:
+    """One line per problem on stderr, then a clean exit (never a traceback)."""
+    for line in lines:
+        typer.echo(line, err=True)
+    raise typer.Exit(code)
 
 
 def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def fail(problems: list[Problem]) -> NoReturn:
+def fail(problems: Sequence[Problem]) -> NoReturn:
+    """Every problem on stderr, a count, exit 1."""
     for problem in problems:
         typer.echo(str(problem), err=True)
     errors = sum(1 for p in problems if p.severity == "error")
@@ -147,50 +88,33 @@ def fail(problems: list[Problem]) -> NoReturn:
     raise typer.Exit(1)
 
 
-def blocking_errors(computed: Computed) -> list[Problem]:
-    """Errors that make printed numbers misleading (an unknown crew member, too many
-    minions). Printed values that differ from ours are `check`'s business, not a reason
-    to refuse stat blocks or sheets."""
-    return [p for p in computed.errors if "printed" not in (p.field or "").split(".")]
-
-
-def load(
-    paths: list[Path], rules: Ruleset | str | None, memo: ParseMemo | None = None
-) -> tuple[Campaign, Computed]:
-    """Load and compute, turning every input problem into a clean exit 1."""
-    chosen = rules.value if isinstance(rules, Ruleset) else rules
+def find(paths: Sequence[Path] | Path | None, example: bool = False) -> api.Found:
+    """The campaign, said in one line on stderr when the user did not name it: a GM who
+    forgot the folder must not mistake the example's numbers for their own."""
     try:
-        campaign = load_campaign(paths, chosen, memo)
-    except InputError as err:
+        found = api.find_campaign(paths, example=example)
+    except UsageError as err:
+        usage_error(str(err))
+    if found.said:
+        typer.echo(found.said, err=True)
+    return found
+
+
+def open_campaign(
+    paths: Sequence[Path] | Path | None, example: bool = False, rules: str | None = None
+) -> api.Opened:
+    """Find, read and compute, turning every input problem into a clean exit 1."""
+    found = find(paths, example)
+    try:
+        return api.open_campaign(found, rules=rules)
+    except api.InputError as err:
         fail(err.problems)
-    return campaign, compute_campaign(campaign)
 
 
-def write_output(path: Path, data: bytes) -> None:
+def write_output(path: Path, data: bytes, force: bool = True) -> None:
     """Write a file the user named with ``-o`` (through the one writer: atomic, no links),
     or stop with ``cannot write PATH: reason`` and exit 1."""
-    from ..definitions.campaign import display_path
-    from ..render.files import CannotWrite, write_file
-
     try:
-        write_file(path, data, shown=display_path(path))
-    except CannotWrite as err:
-        typer.echo(str(err), err=True)
-        raise typer.Exit(1) from None
-
-
-DEFAULT_OUTPUT = Path("output")
-
-
-def linked_default_output() -> list[Problem]:
-    """The default ``output/`` may have come inside a downloaded campaign: a link there
-    would send our files wherever it points. A folder named with ``-o`` is the user's own
-    choice and is not checked here."""
-    if DEFAULT_OUTPUT.is_symlink():
-        return [
-            Problem(
-                "is a symbolic link; refused as the default output (name it with -o)",
-                str(DEFAULT_OUTPUT),
-            )
-        ]
-    return []
+        api.write_output(path, data, force)
+    except api.CannotWrite as err:
+        stop([str(err)])

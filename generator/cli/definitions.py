@@ -8,18 +8,9 @@ from typing import Annotated
 
 import typer
 
-from ..problems import InputError, Problem
-from .common import (
-    ExampleOpt,
-    PathsArg,
-    RulesOpt,
-    blocking_errors,
-    campaign_paths,
-    fail,
-    load,
-    plural,
-    write_output,
-)
+from .. import api
+from ..problems import Problem
+from .common import ExampleOpt, PathsArg, RulesOpt, fail, open_campaign, plural, stop, write_output
 
 
 def stats(
@@ -35,16 +26,14 @@ def stats(
 
     Example: scratchpress stats my-campaign --explain
     """
-    from ..documents.text import render_json, render_text
-
-    _, computed = load(campaign_paths(paths, example), rules)
-    blocking = blocking_errors(computed)
-    if blocking:
-        fail(blocking)
-    if as_json:
-        typer.echo(json.dumps(render_json(computed), indent=2, ensure_ascii=False))
-    else:
-        typer.echo(render_text(computed, explain), nl=False)
+    opened = open_campaign(paths, example, rules)
+    try:
+        if as_json:
+            typer.echo(json.dumps(api.stats_json(opened), indent=2, ensure_ascii=False))
+        else:
+            typer.echo(api.stats_text(opened, explain), nl=False)
+    except api.InputError as err:
+        fail(err.problems)
 
 
 def check(
@@ -55,33 +44,20 @@ def check(
 ) -> None:
     """Validate a campaign: definitions, portraits, booklets, theme and printed: values.
 
+    Problems go to stderr, one a line; the summary to stdout.
+
     Example: scratchpress check my-campaign --strict
     """
-    from ..content.careers import career_definition_problems, career_problems
-    from ..content.loader import content_problems, resilience_content
-    from ..documents.assets import asset_problems
-    from ..documents.booklet import booklet_problems
-    from ..encounters import encounter_problems
-
-    campaign, computed = load(campaign_paths(paths, example), rules)
+    opened = open_campaign(paths, example, rules)
     try:
-        careers = resilience_content(campaign).careers
-    except InputError as err:
+        report = api.check(opened)
+    except api.InputError as err:
         fail(err.problems)
-    computed.problems += career_problems(campaign, computed, careers)
-    computed.problems += career_definition_problems(campaign)
-    unmerged = content_problems(campaign)
-    computed.problems += unmerged
-    if not unmerged:  # encounters are computed from the merged lists
-        computed.problems += encounter_problems(campaign)
-    computed.problems += booklet_problems(campaign, computed)
-    computed.problems += asset_problems(campaign)
-    for problem in computed.problems:
-        typer.echo(str(problem), err=problem.severity == "error")
-    errors, warnings = len(computed.errors), len(computed.warnings)
-    entries = len(computed.blocks)
+    for problem in report.problems:
+        typer.echo(str(problem), err=True)
+    errors, warnings = len(report.errors), len(report.warnings)
     typer.echo(
-        f"{entries} entries checked with the {computed.rules.name} rules: "
+        f"{report.entries} entries checked with the {report.rules} rules: "
         f"{plural(errors, 'error')}, {plural(warnings, 'warning')}."
     )
     if errors or (strict and warnings):
@@ -93,6 +69,9 @@ def import_(
     output: Annotated[
         Path | None, typer.Option("-o", "--output", help="Write YAML here (default: print it).")
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace the output file if it exists.")
+    ] = False,
 ) -> None:
     """Read stat blocks in the books' plain-text format and write definitions.
 
@@ -101,28 +80,15 @@ def import_(
 
     Example: scratchpress import npcs.txt -o my-campaign/imported.yaml
     """
-    from ..definitions.campaign import NotText, RefusedFile, display_path, read_text_capped
-    from ..definitions.importer import dump_definitions, read_stat_blocks
-    from ..render.files import CannotRead
-
+    # A link is refused by the writer itself, --force or not.
+    if output is not None and not force and output.exists() and not output.is_symlink():
+        # As `roster generate` does: the command cannot run as typed (exit 2).
+        stop([f"{output} exists; it may hold a GM's edits. Use --force to replace it."], 2)
     try:
-        text = read_text_capped(text_file)
-    except FileNotFoundError:
-        fail([Problem(str(CannotRead(display_path(text_file), "no such file")))])
-    except UnicodeDecodeError as err:
-        # NotText already says on which line and column, and what to do.
-        reason = (
-            f"line {err.line}: {err.message}"
-            if isinstance(err, NotText)
-            else f"not UTF-8 text (byte {err.start})"
-        )
-        fail([Problem(str(CannotRead(display_path(text_file), reason)))])
-    except (OSError, RefusedFile) as err:
-        why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        fail([Problem(str(CannotRead(display_path(text_file), why)))])
-    result = read_stat_blocks(text, display_path(text_file))
-    data = result.definitions
-    found = sum(len(v) for v in data.values())
+        result = api.import_stat_blocks(text_file)
+    except api.CannotRead as err:
+        fail([Problem(str(err))])
+    found = sum(len(v) for v in result.definitions.values())
     if not found:
         fail(
             [
@@ -135,11 +101,11 @@ def import_(
         )
     for problem in result.problems:  # what was skipped, on stderr: stdout may be the YAML
         typer.echo(str(problem), err=True)
-    typer.echo(f"{display_path(text_file)}: {result.summary()}", err=True)
-    yaml_text = dump_definitions(data)
+    typer.echo(f"{api.display_path(text_file)}: {result.summary()}", err=True)
+    yaml_text = api.definitions_yaml(result)
     if output is None:
         typer.echo(yaml_text, nl=False)
-    else:
-        write_output(output, yaml_text.encode("utf-8"))
-        counts = ", ".join(f"{len(v)} {k}" for k, v in data.items() if v)
-        typer.echo(f"wrote {output} ({counts})", err=True)
+        return
+    write_output(output, yaml_text.encode("utf-8"), force)
+    counts = ", ".join(f"{len(v)} {k}" for k, v in result.definitions.items() if v)
+    typer.echo(f"wrote {output} ({counts})", err=True)

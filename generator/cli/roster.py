@@ -1,21 +1,15 @@
-"""``scratchpress roster``: random NPCs as ordinary definitions YAML, thin over npcs.py.
-
-Mount with ``app.add_typer(roster_app, name="roster")`` in ``generator/cli.py``.
-"""
+"""``scratchpress roster``: random NPCs as ordinary definitions YAML, thin over
+:func:`scratchpress.api.generate_roster`."""
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
 
-from ..definitions.campaign import Campaign
-from ..npcs import MAX_COUNT, RosterError, RosterSpec, archetype_summaries, seed_value
-from ..problems import InputError, Problem
-from .common import looks_like_campaign, write_output
+from .. import api
+from .common import stop, write_output
 
 roster_app = typer.Typer(
     name="roster",
@@ -25,18 +19,12 @@ roster_app = typer.Typer(
     add_completion=False,
 )
 
-SEED_RANGE = 1_000_000  # seeds picked for the user stay short enough to read out
-
-
-def _stop(lines: Sequence[str], code: int = 2) -> NoReturn:
-    for line in lines:
-        typer.echo(line, err=True)
-    raise typer.Exit(code)
-
 
 @roster_app.command("generate")
 def generate_command(
-    count: Annotated[int, typer.Option("--count", "-n", help=f"How many NPCs (1 to {MAX_COUNT}).")],
+    count: Annotated[
+        int, typer.Option("--count", "-n", help=f"How many NPCs (1 to {api.MAX_ROSTER}).")
+    ],
     output: Annotated[
         Path | None,
         typer.Option("-o", "--output", help="Write the YAML here (default: print it)."),
@@ -102,81 +90,41 @@ def generate_command(
 
     Example: scratchpress roster generate my-campaign -n 12 -o my-campaign/thugs.yaml
     """
-    from ..content.loader import resilience_content
-    from ..npcs import name_note, roster_yaml
-
     if output is not None and output.exists() and not force:
-        _stop([f"{output} exists; it may hold a GM's edits. Use --force to replace it."])
-    chosen_seed = seed if seed is not None else str(secrets.randbelow(SEED_RANGE))
+        stop([f"{output} exists; it may hold a GM's edits. Use --force to replace it."], 2)
     try:
-        if campaign is None and looks_like_campaign(Path.cwd()):
-            campaign = Path(".")  # the campaign you stand in, as every command reads it
-        loaded = _load_campaign(campaign, output) if campaign is not None else None
-        settings = loaded.settings if loaded is not None else None
-        spec = RosterSpec(
-            count=count,
-            cp=cp if cp is not None else (settings.cp if settings else 10),
-            max_level=max_level
-            if max_level is not None
-            else (settings.max_level if settings else 4),
-            archetype=archetype,
+        roster = api.generate_roster(
+            count,
+            campaign=campaign,
+            output=output,
+            cp=cp,
+            max_level=max_level,
             career=career,
+            archetype=archetype,
             name_prefix=name_prefix,
             group=group,
-            seed=seed_value(chosen_seed),
-            avoid_names=_taken_names(loaded, output) if loaded is not None else (),
-            campaign=str(campaign) if campaign is not None else None,
+            seed=seed,
         )
-        careers = resilience_content(loaded).careers if career is not None else []
-        text, plan, npcs = roster_yaml(spec, careers)
-    except RosterError as err:
-        _stop([str(err)])
-    except InputError as err:
-        _stop([str(p) for p in err.problems], 1)
-    if seed is None:
+    except api.UsageError as err:
+        stop([str(err)], 2)
+    except api.InputError as err:
+        stop([str(p) for p in err.problems])
+    if not roster.seed_given:
         typer.echo(
-            f"seed {chosen_seed} (give --seed {chosen_seed} to make this roster again)", err=True
+            f"seed {roster.seed} (give --seed {roster.seed} to make this roster again)", err=True
         )
-    note = name_note(npcs)
-    if note is not None:
-        typer.echo(f"note: {note}", err=True)  # once, not once per repeated name
+    if roster.note is not None:
+        typer.echo(f"note: {roster.note}", err=True)  # once, not once per repeated name
     if output is None:
-        typer.echo(text, nl=False)
+        typer.echo(roster.text, nl=False)
         return
-    write_output(output, text.encode("utf-8"))
+    write_output(output, roster.text.encode("utf-8"))
+    npcs = roster.npcs
     leaders = sum(1 for n in npcs if n.minions)
     minions = sum(m.count for n in npcs for m in n.minions)
     extra = f", {leaders} with {minions} minions" if leaders else ""
-    where = plan.group or f"{len(plan.bands)} bands (one initiative group each)"
+    where = roster.plan.group or f"{len(roster.plan.bands)} bands (one initiative group each)"
     typer.echo(f"wrote {output}: {len(npcs)} NPCs in {where}{extra}", err=True)
-
-
-def _same_file(shown: str, output: Path | None) -> bool:
-    return output is not None and Path(shown).resolve() == output.resolve()
-
-
-def _load_campaign(folder: Path, output: Path | None) -> Campaign:
-    """The campaign the roster joins. A file about to be replaced is not part of it: its
-    names are free again, so regenerating it with --force gives the same file."""
-    from ..definitions.campaign import campaign_files, load_campaign
-
-    if not folder.is_dir():
-        raise RosterError(f"{folder}: not a campaign folder")
-    _, files = campaign_files([folder])
-    keep = [f for f in files if not _same_file(str(f), output)]
-    if not keep:  # only the file being replaced: the campaign holds nothing else yet
-        from ..definitions.campaign import Campaign, load_settings
-
-        problems: list[Problem] = []
-        settings = load_settings(folder, None, problems)
-        if problems:
-            raise InputError(problems)
-        return Campaign(root=folder, settings=settings)
-    return load_campaign(keep)
-
-
-def _taken_names(campaign: Campaign, output: Path | None) -> tuple[str, ...]:
-    return tuple(c.name for c in campaign.characters if not _same_file(c.source.file, output))
 
 
 @roster_app.command("archetypes")
@@ -185,7 +133,7 @@ def archetypes_command() -> None:
 
     Example: scratchpress roster archetypes
     """
-    rows = archetype_summaries()
+    rows = api.archetypes()
     width = max(len(name) for name, _ in rows)
     for name, summary in rows:
         typer.echo(f"{name.ljust(width)}  {summary}")

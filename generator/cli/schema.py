@@ -3,28 +3,23 @@
 from __future__ import annotations
 
 import json
-from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
-
-class SchemaKind(StrEnum):
-    """Which file the schema describes (an Enum, so `--help` lists the choices)."""
-
-    definitions = "definitions"
-    settings = "settings"
+from .. import api
+from .common import write_output
 
 
 def schema(
     kind: Annotated[
-        SchemaKind,
+        Literal["definitions", "settings"],
         typer.Argument(
             help="definitions (a campaign's *.yaml files) or settings (scratchpress.toml).",
             case_sensitive=False,
         ),
-    ] = SchemaKind.definitions,
+    ] = "definitions",
     output: Annotated[
         Path | None,
         typer.Option("-o", "--output", help="Write the schema here (default: print it)."),
@@ -34,10 +29,7 @@ def schema(
 
     Example: scratchpress schema -o .scratchpress/definitions.schema.json
     """
-    from ..definitions.schema import SCHEMAS
-    from .common import write_output
-
-    text = json.dumps(SCHEMAS[kind.value](), indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(api.json_schema(kind), indent=2, ensure_ascii=False) + "\n"
     if output is None:
         typer.echo(text, nl=False)
         return

@@ -137,9 +137,9 @@ def dependencies() -> list[Path]:
     content, and the installed renderer and PDF library (an upgrade must rebuild)."""
     import importlib.util
 
-    from ..resources import fonts_dir, templates_dir
+    from .. import api
 
-    found = [templates_dir(), fonts_dir(), Path(__file__).resolve().parents[1]]  # all our code
+    found = [*api.bundled_folders(), Path(__file__).resolve().parents[1]]  # all our code
     for package in ("weasyprint", "pikepdf", "pydyf"):
         spec = importlib.util.find_spec(package)
         if spec is not None and spec.origin:

@@ -9,6 +9,8 @@ from typing import Annotated
 
 import typer
 
+from .. import api
+
 theme_app = typer.Typer(
     name="theme",
     help="Themes: a campaign's own templates and stylesheets, in its theme/ folder.",
@@ -40,17 +42,12 @@ def init_command(
 
     Example: scratchpress theme init my-campaign
     """
-    from ..definitions.campaign import display_path
-    from ..render.files import CannotWrite
-    from ..render.templating import THEME_DIR
-    from ..render.theme import init_theme
-
     if not campaign.is_dir():
-        typer.echo(f"{display_path(campaign)}: no such folder", err=True)
+        typer.echo(f"{api.display_path(campaign)}: no such folder", err=True)
         raise typer.Exit(1)
     try:
-        result = init_theme(campaign, force)
-    except CannotWrite as err:
+        result = api.init_theme(campaign, force)
+    except api.CannotWrite as err:
         typer.echo(str(err), err=True)
         raise typer.Exit(1) from None
     if result.refused:
@@ -58,10 +55,10 @@ def init_command(
             typer.echo(line, err=True)
         typer.echo("nothing written", err=True)
         raise typer.Exit(1)
-    theme = display_path(campaign / THEME_DIR)
+    theme = api.display_path(campaign / "theme")
     typer.echo(f"wrote {len(result.written)} files in {theme}/")
     typer.echo(
-        f"Edit them and run `scratchpress build {display_path(campaign)}` to see the result."
+        f"Edit them and run `scratchpress build {api.display_path(campaign)}` to see the result."
         " Delete the files you do not change, so they keep following scratchpress's own"
         " (docs/themes.md)."
     )

@@ -15,15 +15,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
 from ..definitions.campaign import Campaign, Located, Source
 from ..definitions.models import Encounter
 from ..definitions.resilience_models import Career, Event, ProjectIdea, ResilienceContent
+from ..definitions.yamlio import read_builtin_yaml
 from ..problems import InputError, Problem
-
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 CONTENT_DIR = Path(__file__).resolve().parent / "resilience"
 
@@ -49,11 +47,8 @@ def _load_builtin(kind: ContentKind) -> list[Any]:
     filename, model = BUILTIN[kind]
     path = CONTENT_DIR / filename
     shown = f"{path.parent.name}/{filename}"
-    # Our own files: libyaml's C parser (20x faster than ruamel's pure-Python one, which
-    # cost every build a second); positions only matter for packaging bugs, which the test
-    # suite catches. It reads YAML 1.1, where a bare `no` is false: a test holds our files
-    # to loading the same under the YAML 1.2 rules users' files get.
-    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+    # Our own file: the fast reader without positions (see definitions/yamlio.py).
+    data = read_builtin_yaml(path)
     positions: dict[Any, int] = {}
     if not isinstance(data, dict) or not isinstance(data.get(kind), list):
         raise InputError([Problem(f"expected one top-level list {kind}:", shown, 1)])

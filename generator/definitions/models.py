@@ -7,7 +7,8 @@ in the campaign or minions fit the command are checked with their positions in
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
@@ -290,27 +291,43 @@ CarryRange = Annotated[
 ]
 
 
-class BuildDefaults(Model):
-    """The ``[build]`` table: a campaign's usual `scratchpress build` options, so a GM
-    types ``scratchpress build`` and not ``--cards index --tent --backs fold`` every time.
-    An option given on the command line wins over the value here."""
+# Each option's choices, once: the model's fields and the command line's options use these.
+Paper = Literal["letter", "a4"]
+Units = Literal["metric", "imperial", "both"]
+CardSize = Literal["poker", "index"]
+Backs = Literal["none", "duplex", "fold"]
+DuplexEdge = Literal["long", "short"]
+Impose = Literal["none", "saddle"]
+Ruleset = Literal["current", "early", "classic"]
 
-    paper: Literal["letter", "a4"] | None = Field(
-        default=None, description="Page size for build only; wins over the top-level paper."
+
+class BuildOptions(Model):
+    """What a build prints and how: the one definition of every `scratchpress build`
+    option. The command line's choices and help, the ``[build]`` table of
+    scratchpress.toml, its JSON Schema and docs/definitions.md all come from these fields.
+
+    As the ``[build]`` table it holds a campaign's usual options, so a GM types
+    ``scratchpress build`` and not ``--cards index --tent --backs fold`` every time; a
+    value given on the command line wins over the table (see :meth:`Settings.build_options`).
+    """
+
+    paper: Paper = Field(
+        default="letter",
+        description="Paper size (default: the campaign's paper, else letter).",
     )
-    units: Literal["metric", "imperial", "both"] | None = Field(
-        default=None,
-        description="Carry-table weights for build only; wins over the top-level units.",
+    units: Units = Field(
+        default="both",
+        description="Carry-table weights (default: the campaign's units, else both).",
     )
-    cards: Literal["poker", "index"] = Field(default="poker", description="Initiative card size.")
+    cards: CardSize = Field(default="poker", description="Initiative card size.")
     tent: StrictBool = Field(
         default=False, description="Fold-over initiative cards, for a printer without duplex."
     )
-    backs: Literal["none", "duplex", "fold"] = Field(
+    backs: Backs = Field(
         default="duplex", description="Deck card backs: none, on the sheet's back, or folded over."
     )
     bleed: StrictBool = Field(default=False, description="A 3 mm bleed around deck cards.")
-    duplex_edge: Literal["long", "short"] = Field(
+    duplex_edge: DuplexEdge = Field(
         default="long", description="Which edge your printer flips the sheet on."
     )
     ink_saver: StrictBool = Field(
@@ -320,10 +337,10 @@ class BuildDefaults(Model):
         default="10-20",
         description="Strength range of the carry table, such as 10-20 (within 1-40).",
     )
-    only: list[Literal[BUILD_KINDS]] | None = Field(  # type: ignore[valid-type]
+    only: tuple[Literal[BUILD_KINDS], ...] | None = Field(  # type: ignore[valid-type]
         default=None, description="Build only these kinds of printable (default: all of them)."
     )
-    impose: Literal["none", "saddle"] = Field(
+    impose: Impose = Field(
         default="none", description="Booklets: also write a 2-up copy for saddle stitching."
     )
     jobs: Annotated[int, Field(strict=True, ge=0, le=64)] = Field(
@@ -336,6 +353,14 @@ class BuildDefaults(Model):
         default=False, description="Layout problems, such as overflowing text, fail the build."
     )
 
+    @property
+    def carry_low(self) -> int:
+        return carry_bounds(self.carry_range)[0]
+
+    @property
+    def carry_high(self) -> int:
+        return carry_bounds(self.carry_range)[1]
+
 
 class Settings(Model):
     """``scratchpress.toml``: campaign-wide choices, all optional."""
@@ -345,7 +370,7 @@ class Settings(Model):
         description="The campaign's name on its printables (the roster's title);"
         " default: the folder's name.",
     )
-    rules: Literal["current", "early", "classic"] = Field(
+    rules: Ruleset = Field(
         default="current", description="Which revision of the rules computes the derived numbers."
     )
     cp: Annotated[int, Field(strict=True, ge=1, le=1000)] = Field(
@@ -354,12 +379,10 @@ class Settings(Model):
     max_level: Annotated[int, Field(strict=True, ge=1, le=100)] = Field(
         default=4, description="The highest level any one ability should reach."
     )
-    paper: Literal["letter", "a4"] = Field(
+    paper: Paper = Field(
         default="letter", description="Page size of every printable, for every command."
     )
-    units: Literal["metric", "imperial", "both"] = Field(
-        default="both", description="How weights on the carry table are shown."
-    )
+    units: Units = Field(default="both", description="How weights on the carry table are shown.")
     # How far this printer shifts the back of a sheet, measured with `scratchpress
     # calibrate`; every back page is moved by the opposite amount.
     duplex_offset_mm: tuple[
@@ -368,9 +391,18 @@ class Settings(Model):
         default=(0.0, 0.0),
         description="[dx, dy] in mm: how far this printer shifts back pages (see calibrate).",
     )
-    build: BuildDefaults = Field(
-        default=BuildDefaults(), description="Your usual `scratchpress build` options."
+    build: BuildOptions = Field(
+        default=BuildOptions(), description="Your usual `scratchpress build` options."
     )
+
+    def build_options(self, given: Mapping[str, Any] | None = None) -> BuildOptions:
+        """The options a build uses: those ``given`` (the command line's, None meaning
+        "not given"), over the keys the ``[build]`` table sets, over this file's paper and
+        units, over the defaults. Raises pydantic's ValidationError for a bad value."""
+        values: dict[str, Any] = {"paper": self.paper, "units": self.units}
+        values.update({key: getattr(self.build, key) for key in self.build.model_fields_set})
+        values.update({key: value for key, value in (given or {}).items() if value is not None})
+        return BuildOptions.model_validate(values)
 
 
 ENTRY_MODELS: dict[str, type[BaseModel]] = {

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from ..rules import CharacterStats, CommunityStats, VehicleStats
 from ..rules.abilities import CHARACTER_ABILITIES, OLDER_NAMES, VEHICLE_ABILITIES, VEHICLE_MOVEMENT
-from ..statblocks import PRINTABLE
+from ..rules.printed import PRINTABLE
 from .models import ENTRY_MODELS, Settings
 
 DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"  # what pydantic emits

@@ -4,44 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-Paper = Literal["letter", "a4"]
-Units = Literal["metric", "imperial", "both"]
+# The one options model: what to print, from the command line, [build] and the defaults.
+from ..definitions.models import BuildOptions as BuildOptions
+from ..definitions.models import Paper as Paper
+from ..definitions.models import Units as Units
+from ..render.jobs import Placement
 
-# Page sizes in millimetres (portrait), used by layouts that must compute n-up grids.
-PAPER_MM: dict[str, tuple[float, float]] = {"letter": (215.9, 279.4), "a4": (210.0, 297.0)}
-PAPER_CSS: dict[str, str] = {"letter": "letter", "a4": "A4"}
-
-
-@dataclass(frozen=True)
-class BuildOptions:
-    paper: Paper = "letter"
-    units: Units = "both"
-    ink_saver: bool = False
-    card_size: Literal["poker", "index"] = "poker"
-    tent: bool = False
-    carry_low: int = 10
-    carry_high: int = 20
-    # Card decks (events, careers): where the backs go, bleed, which edge the printer flips.
-    backs: Literal["none", "duplex", "fold"] = "duplex"
-    bleed: bool = False
-    duplex_edge: Literal["long", "short"] = "long"
-    # Booklets: also write a copy imposed 2-up for saddle stitching.
-    impose: Literal["none", "saddle"] = "none"
-
-
-@dataclass(frozen=True)
-class Placement:
-    """Where one rendered unit goes on a sheet: its top-left corner, in millimetres from
-    the paper's top-left corner."""
-
-    unit: int  # index into Imposed.units
-    x_mm: float = 0.0
-    y_mm: float = 0.0
-    # A unit of whole pages (a roster page, or an oversized block's several pages): one
-    # sheet per page the unit came out as, this placement alone on each.
-    all_pages: bool = False
+# The paper sizes live with the other typesetting facts; printables and tests name them here.
+from ..typesetting.paper import PAPER_CSS as PAPER_CSS
+from ..typesetting.paper import PAPER_MM as PAPER_MM
 
 
 @dataclass(frozen=True)
@@ -84,10 +57,12 @@ class Document:
     # Set for card decks: the build renders these units and imposes them instead of
     # rendering ``context`` as one document (which stays the reference layout for tests).
     imposed: Imposed | None = None
+    # A file name the user chose (`calibrate -o sheet.pdf`), instead of ``<stem>.pdf``.
+    file_name: str | None = None
 
     @property
     def filename(self) -> str:
-        return f"{self.stem}.pdf"
+        return self.file_name or f"{self.stem}.pdf"
 
 
 def page_context(options: BuildOptions) -> dict[str, Any]:

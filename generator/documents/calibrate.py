@@ -20,7 +20,6 @@ is left over.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
 from .base import BuildOptions, Document, Paper, page_context
@@ -174,7 +173,9 @@ def calibration_view(options: CalibrationOptions) -> dict[str, Any]:
     }
 
 
-def calibration_document(options: CalibrationOptions) -> Document:
+def calibration_document(options: CalibrationOptions, file_name: str | None = None) -> Document:
+    """The sheet as a document the build renders and writes (``file_name``: where the user
+    asked for it, else ``duplex-calibration.pdf``)."""
     page = page_context(BuildOptions(paper=options.paper, ink_saver=options.ink_saver))
     context = {"title": "Duplex calibration", "page": page, **calibration_view(options)}
     return Document(
@@ -184,19 +185,5 @@ def calibration_document(options: CalibrationOptions) -> Document:
         template=TEMPLATE,
         context=context,
         duplex=True,
+        file_name=file_name,
     )
-
-
-def write_calibration(path: Path, options: CalibrationOptions) -> list[str]:
-    """Render the sheet to ``path`` (through the one writer, which raises
-    :class:`~scratchpress.render.files.CannotWrite`); returns WeasyPrint's warnings."""
-    from ..render.engine import render_pdf  # imports WeasyPrint: only when rendering
-    from ..render.files import write_file
-    from ..render.templating import render_html
-    from ..resources import fonts_dir, templates_dir
-
-    document = calibration_document(options)
-    html = render_html(document.template, document.context)
-    rendered = render_pdf(html, templates_dir(), [templates_dir(), fonts_dir()])
-    write_file(path, rendered.pdf)
-    return rendered.warnings

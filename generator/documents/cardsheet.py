@@ -1,5 +1,5 @@
-"""Cards laid out on paper: n-up grids, cut marks, duplex backs, fold-over sheets, and a
-layout check that no card's text runs past its edge.
+"""Cards laid out on paper: n-up grids, cut marks, duplex backs and fold-over sheets. (The
+check that no card's text runs past its safe area is a lint: render/lint.py.)
 
 Pure geometry in millimetres (origin at the top-left of the page, y downwards), so it can
 be tested without rendering. Templates receive the results as ready CSS lengths.
@@ -33,7 +33,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..render.boxes import walk
 from .base import PAPER_MM
 
 # How near the paper's edge anything may print. Home printers do not print to the edge:
@@ -55,7 +54,6 @@ FOLD_GAP_MM = 3.0  # each side of a fold line, so a fold a little off still cuts
 NOTE_MM = 3.0  # height of a one-line 7 pt note in a page margin
 MARK_PT = 0.5  # hairline width: the thinnest line every printer renders
 POKER_MM = (63.0, 88.0)
-MM_PER_PX = 25.4 / 96  # WeasyPrint's layout unit is the CSS px
 
 Backs = Literal["none", "duplex", "fold"]
 Edge = Literal["long", "short"]
@@ -541,187 +539,3 @@ def page_view(layout: Imposition) -> dict[str, str]:
         "size": f"{mm(layout.page_w)} {mm(layout.page_h)}",
         "bleed": mm(layout.bleed),
     }
-
-
-# ---------------------------------------------------------------------------------------
-# Layout check: measured from WeasyPrint's boxes, not guessed from word counts
-# ---------------------------------------------------------------------------------------
-
-CARD_CLASS = "card"  # the trim box of a card; carries data-card="<id>"
-LIMIT_CLASS = "card-safe"  # the area text must stay inside (the card minus its safe inset)
-FOOT_CLASS = "card-foot"  # a block pinned to the bottom; the flowing text must end above it
-FOOT_GAP_MM = 0.6  # least white space between the flowing text and a pinned foot
-
-
-def _has_class(box: Any, name: str) -> bool:
-    element = getattr(box, "element", None)
-    return element is not None and name in (element.get("class") or "").split()
-
-
-def _cards(page: Any) -> Iterator[Any]:
-    """The boxes of class ``card`` on a page, in document order."""
-    stack = [page._page_box]
-    while stack:
-        current = stack.pop()
-        if _has_class(current, CARD_CLASS):
-            yield current
-        children = getattr(current, "children", None)
-        if children:
-            stack.extend(reversed(children))
-
-
-def _text_extent(box: Any, skip: Any = None) -> tuple[float, float, float, float] | None:
-    """Left, top, right, bottom (px) of the text and images inside ``box``, leaving out the
-    subtree of ``skip``.
-
-    Vertically a line counts by its line box (the line-height the design sets), not by its
-    glyph runs: Charis's tall ascent and descent make a run's box reach well past the line
-    pitch, ink that is never there. Horizontally the glyph runs count, as they are set.
-    """
-    found: list[tuple[float, float, float, float]] = []
-    for child in walk(box, skip):
-        kind = type(child).__name__
-        if kind in {"InlineReplacedBox", "BlockReplacedBox"}:
-            x, y = child.position_x, child.position_y
-            found.append((x, y, x + child.width, y + child.height))
-        elif kind == "LineBox":
-            runs = [t for t in walk(child) if type(t).__name__ == "TextBox" and t.text.strip()]
-            if runs:
-                found.append(
-                    (
-                        min(t.position_x for t in runs),
-                        child.position_y,
-                        max(t.position_x + t.width for t in runs),
-                        child.position_y + child.height,
-                    )
-                )
-    if not found:
-        return None
-    return (
-        min(f[0] for f in found),
-        min(f[1] for f in found),
-        max(f[2] for f in found),
-        max(f[3] for f in found),
-    )
-
-
-def card_margins(document: Any) -> list[tuple[str, float]]:
-    """Every card with how far (mm) its text reaches past where it may go: positive is an
-    overflow (on the worst side), negative is the room to spare below the text.
-
-    ``document`` is a rendered WeasyPrint document (``HTML(...).render()``). For each
-    element of class ``card`` we take the box of class ``card-safe`` inside it (the card
-    minus the inset a cut a little off can eat) and compare it with the extent of every
-    glyph run and image inside the card: below the bottom, past the right edge, above or
-    left of it. A block of class ``card-foot`` is pinned to the bottom; the text flowing
-    above it must end ``FOOT_GAP_MM`` above its top. The layout tree is never clipped, so
-    this measures the real overflow even where CSS hides it on paper.
-    """
-    found: list[tuple[str, float]] = []
-    gap = FOOT_GAP_MM / MM_PER_PX
-    for page in document.pages:
-        for box in _cards(page):
-            card_id = _card_id(box)
-            limit = next((b for b in walk(box) if _has_class(b, LIMIT_CLASS)), box)
-            foot = next((b for b in walk(box) if _has_class(b, FOOT_CLASS)), None)
-            left = limit.padding_box_x()
-            top = limit.padding_box_y()
-            right = left + limit.padding_width()
-            bottom = top + limit.padding_height()
-            extent = _text_extent(box)
-            if extent is None:
-                continue
-            over = max(extent[3] - bottom, extent[2] - right, left - extent[0], top - extent[1])
-            spare = bottom - extent[3]
-            if foot is not None:
-                flowing = _text_extent(box, skip=foot)
-                if flowing is not None:
-                    spare = foot.position_y - gap - flowing[3]
-                    over = max(over, -spare)
-            if over <= 0.01:  # px: text set flush against a side is inside, not over
-                over = -spare  # all inside: report the room left below the text
-            found.append((card_id, round(over * MM_PER_PX, 2)))
-    return found
-
-
-def card_overflows(document: Any, tolerance_mm: float = 0.05) -> list[tuple[str, float]]:
-    """The cards whose text runs outside their safe area, with by how much (mm).
-
-    WeasyPrint lets a line run a hair (about 0.03 mm) past its box when it fits the words;
-    ``tolerance_mm`` keeps that rounding from counting as overflow.
-    """
-    return [(card, over) for card, over in card_margins(document) if over > tolerance_mm]
-
-
-def trim_insets(document: Any) -> list[tuple[str, float]]:
-    """Every card with how near (mm) its text and images come to its trim, on the side
-    where they come nearest: what ``CARD_SAFE_MM`` promises, measured on the layout.
-
-    A card is an element of class ``card`` (its border box is the trim), named by its
-    ``data-card`` (a back by ``data-back``). Positions are taken before CSS transforms, in
-    the card's own frame, so a card turned on its side measures as it reads.
-    """
-    found: list[tuple[str, float]] = []
-    for page in document.pages:
-        for box in _cards(page):
-            extent = _text_extent(box)
-            if extent is None:
-                continue
-            left, top = box.border_box_x(), box.border_box_y()
-            right, bottom = left + box.border_width(), top + box.border_height()
-            nearest = min(extent[0] - left, extent[1] - top, right - extent[2], bottom - extent[3])
-            found.append((_card_id(box), round(nearest * MM_PER_PX, 2)))
-    return found
-
-
-def _card_id(box: Any) -> str:
-    return str(box.element.get("data-card") or f"back:{box.element.get('data-back')}")
-
-
-def _runs_with_lines(box: Any) -> Iterator[tuple[Any, Any]]:
-    """Every non-blank glyph run inside ``box`` with the line box that holds it (the
-    innermost one), in document order."""
-    stack: list[tuple[Any, Any]] = [(box, None)]
-    while stack:
-        current, line = stack.pop()
-        kind = type(current).__name__
-        if kind == "LineBox":
-            line = current
-        elif kind == "TextBox" and line is not None and current.text.strip():
-            yield current, line
-        children = getattr(current, "children", None)
-        if children:
-            stack.extend((child, line) for child in reversed(children))
-
-
-def card_collisions(document: Any) -> list[tuple[str, str, str]]:
-    """Text that prints over other text on the same card: (card id, one run, the other).
-
-    Two glyph runs collide when they sit on different lines yet share both some width and
-    most of a line's height: a float over a line that would not wrap, a pinned foot over
-    the flowing text. Overflow past the card's edge is ``card_overflows``'s business.
-    """
-    found: list[tuple[str, str, str]] = []
-    for page in document.pages:
-        for box in _cards(page):
-            card_id = _card_id(box)
-            rects = [
-                (
-                    run.position_x,
-                    line.position_y,
-                    run.position_x + run.width,
-                    line.position_y + line.height,
-                    line,
-                    run.text.strip(),
-                )
-                for run, line in _runs_with_lines(box)
-            ]
-            for i, a in enumerate(rects):
-                for b in rects[i + 1 :]:
-                    if a[4] is b[4]:
-                        continue
-                    wide = min(a[2], b[2]) - max(a[0], b[0])
-                    high = min(a[3], b[3]) - max(a[1], b[1])
-                    if wide > 0.5 and high > 0.3 * min(a[3] - a[1], b[3] - b[1]):
-                        found.append((card_id, a[5], b[5]))
-    return found

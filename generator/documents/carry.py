@@ -23,6 +23,7 @@ from ..rules.carry import (
 )
 from ..rules.character import CharacterStats
 from ..statblocks import Block, Computed
+from ..typesetting.units import MM_PER_PT
 from .base import PAPER_MM, BuildOptions, Document, page_context
 
 TEMPLATE = "carry/carry.html"
@@ -35,7 +36,6 @@ ROW_RULE_MM = 0.2  # each row's hairline
 ROW_MIN_MM, ROW_MAX_MM = 4.4, 17.0
 # The names column: narrower beside six figure columns than beside three.
 WHO_MM_BOTH, WHO_MM_ONE = 44.0, 64.0
-PT_MM = 25.4 / 72
 NAME_EM = 0.46  # average width of a character of the bold names, in ems
 
 LIMITS = (
@@ -125,8 +125,8 @@ def _sizes(names: list[str], units: str, paper: str) -> dict[str, str]:
     row_mm = ROW_MAX_MM
     for _ in range(3):  # the names' size depends on the row, the row on the names' lines
         names_pt = type_sizes(row_mm)[1]
-        per_line = max(1, int((who_mm - 4.0) / (names_pt * PT_MM * NAME_EM)))
-        line_mm = names_pt * PT_MM * 1.15
+        per_line = max(1, int((who_mm - 4.0) / (names_pt * MM_PER_PT * NAME_EM)))
+        line_mm = names_pt * MM_PER_PT * 1.15
         extra = sum(max(0, -(-len(n) // per_line) - 1) * line_mm for n in names)
         row_mm = max(ROW_MIN_MM, min(ROW_MAX_MM, (room - extra) / len(names) - ROW_RULE_MM))
     font_pt, names_pt = type_sizes(row_mm)

@@ -96,7 +96,7 @@ YEAR_STEPS = (
 )
 
 if TYPE_CHECKING:
-    from ..render.engine import Rendered
+    pass
 
 
 def defends_against(defense: str) -> list[str]:
@@ -580,29 +580,22 @@ def year_sheets_context(
     }
 
 
-MAX_FIT_TRIES = 8
-
-
-def render_year_sheets(
+def year_sheets_document(
     numbered: list[tuple[int, Event]],
     community: CommunityDef | None,
     now: dict[str, int] | None,
-    campaign: Campaign | None,
     options: BuildOptions,
-) -> Rendered:
-    """The GM's year sheets as one PDF, one page per drawn event."""
-    from ..render.engine import render_pdf
-    from ..render.templating import render_html
-    from ..resources import fonts_dir, templates_dir
-
-    roots = [templates_dir(), fonts_dir()]
-    if campaign is not None and campaign.root is not None:
-        roots.insert(0, campaign.root.resolve())
-    # The ruled lines per page are estimated from the text; should a page still run over,
-    # take a line off every page and render again (one event must stay one page).
-    for fewer in range(MAX_FIT_TRIES):
-        context = year_sheets_context(numbered, community, now, options, fewer)
-        rendered = render_pdf(render_html(YEAR_TEMPLATE, context), templates_dir(), roots)
-        if rendered.pages <= len(numbered):
-            break
-    return rendered
+    file_name: str,
+    fewer_lines: int = 0,
+) -> Document:
+    """The GM's year sheets as one document, one page per drawn event, written as
+    ``file_name``. ``fewer_lines`` takes ruled lines off every page, for a retry when the
+    estimate ran over a page."""
+    return Document(
+        kind="year-sheets",
+        title="Resilience year sheets",
+        stem="year-sheets",
+        template=YEAR_TEMPLATE,
+        context=year_sheets_context(numbered, community, now, options, fewer_lines),
+        file_name=file_name,
+    )

@@ -22,8 +22,12 @@ from ..content.loader import ContentEntry, merged_entries
 from ..definitions.campaign import Campaign
 from ..definitions.resilience_models import ABILITY_CATEGORY, Ability, Career, Event
 from ..problems import Problem
+from ..render.jobs import Placement
+from ..render.lint import card_collisions as card_collisions
+from ..render.lint import card_margins as card_margins
+from ..render.lint import card_overflows as card_overflows
 from ..statblocks import Computed
-from .base import BuildOptions, Document, Imposed, Placement, page_context
+from .base import BuildOptions, Document, Imposed, page_context
 from .cardsheet import (
     BLEED_MM,
     CARD_SAFE_MM,
@@ -45,9 +49,6 @@ from .cardsheet import (
     place,
     turn_style,
 )
-from .cardsheet import card_collisions as card_collisions
-from .cardsheet import card_margins as card_margins
-from .cardsheet import card_overflows as card_overflows
 
 TEMPLATE = "deck/deck.html"
 DeckKind = Literal["events", "careers"]

@@ -22,11 +22,14 @@ from typing import Any
 
 from ..definitions.campaign import Campaign, gets_sheet, listed_as_npc
 from ..problems import Problem
-from ..render import measure
+from ..render.jobs import Placement
 from ..rules.actions import Action
 from ..rules.character import CharacterStats
 from ..statblocks import Block, Computed, InitiativeGroup
-from .base import PAPER_MM, BuildOptions, Document, Imposed, Placement, page_context
+from ..typesetting import measure
+from ..typesetting.fonts import FACES
+from ..typesetting.units import mm
+from .base import PAPER_MM, BuildOptions, Document, Imposed, page_context
 from .cardsheet import (
     CARD_SAFE_MM,
     MARK_GAP_MM,
@@ -289,10 +292,6 @@ META_PT = 7.5  # the character card's group line
 MINION_INDENT_MM = 2.5  # minions sit under their leader, indented
 
 
-def mm(value: float) -> str:
-    return f"{value:.2f}mm"
-
-
 def css_metrics(m: Metrics) -> dict[str, Any]:
     """The metrics as CSS lengths, for the template's style block."""
     out: dict[str, Any] = {
@@ -338,7 +337,6 @@ def css_metrics(m: Metrics) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------
 # Fitting type: the band must show the whole name, so its size is chosen by measuring it
 
-PT_TO_MM = 25.4 / 72
 TITLE_SIZES = (15.0, 13.5, 12.0, 10.5, 9.0)  # pt, Bebas Neue; a tall caps face, legible small
 TITLE_TRACKING = 0.02  # em, as .band in cards.css
 LABEL_PT = 7.0  # the band label: Lato Bold, uppercase, tracked 0.06 em
@@ -383,14 +381,14 @@ def member_name(
 def band_title(title: str, label: str, inner_w: float) -> tuple[str, str]:
     """The largest title size that fits beside the band's label, and the title as set:
     at the smallest size a name that still does not fit is cut, never lost."""
-    label_w = text_width_mm(label.upper(), "Lato-Bold.ttf", LABEL_PT, LABEL_TRACKING)
+    label_w = text_width_mm(label.upper(), FACES["sans-bold"], LABEL_PT, LABEL_TRACKING)
     room = inner_w - 2 * BAND_PAD_MM - label_w - LABEL_GAP_MM - 1.0
     upper = title.upper()
     for size in TITLE_SIZES:
-        if text_width_mm(upper, "BebasNeue-Regular.otf", size, TITLE_TRACKING) <= room:
+        if text_width_mm(upper, FACES["display"], size, TITLE_TRACKING) <= room:
             return f"{size}pt", title
     size = TITLE_SIZES[-1]
-    return f"{size}pt", fit_text(upper, "BebasNeue-Regular.otf", size, room, TITLE_TRACKING)
+    return f"{size}pt", fit_text(upper, FACES["display"], size, room, TITLE_TRACKING)
 
 
 PLAYER_SIZES = (30.0, 26.0, 22.0, 18.0, 15.0)  # pt: read from across the table
@@ -401,7 +399,7 @@ def player_title_size(title: str, inner_w: float) -> str:
     room = inner_w - 2.0
 
     def width(text: str, size: float) -> float:
-        return text_width_mm(text.upper(), "BebasNeue-Regular.otf", size)
+        return text_width_mm(text.upper(), FACES["display"], size)
 
     for size in PLAYER_SIZES:
         longest = max((width(word, size) for word in title.split()), default=0.0)
@@ -547,7 +545,7 @@ def member_rows(
         else:
             height = m.name_h + len(lines) * m.pitch + m.row_pad
         minion = block.kind == "minion"
-        font = "Lato-Italic.ttf" if minion else "Lato-Bold.ttf"
+        font = FACES["sans-italic"] if minion else FACES["sans-bold"]
         room = name_w - (MINION_INDENT_MM if minion else 0.0) - 0.8
         suffixes = [f" {i}" for i in range(1, block.count + 1)] if block.count > 1 else [""]
         for suffix in suffixes:
@@ -707,7 +705,7 @@ def character_cards(
         group_line, rolled = f"Rolls with {group.name}", group.bonus
     # What to roll comes first, so a long group name is what gets cut.
     meta_w = (m.side_w or m.inner_w) - 0.5
-    group_line = fit_text(group_line, "Lato-Regular.ttf", META_PT, meta_w)
+    group_line = fit_text(group_line, FACES["sans"], META_PT, meta_w)
     cards = []
     for index, chunk in enumerate(chunks):
         cards.append(
@@ -767,7 +765,7 @@ def all_cards(computed: Computed, options: BuildOptions) -> list[dict[str, Any]]
     """Each group's card(s) followed by its characters' cards, so the cards of one side
     come off the page together; characters without a group last. Roster NPCs in a group
     have their row on its card and no card of their own."""
-    m = METRICS[options.card_size]
+    m = METRICS[options.cards]
     groups = initiative_groups(computed)
     group_of: dict[str, InitiativeGroup] = {}
     for group in groups:
@@ -820,7 +818,7 @@ def _line(mark: Mark) -> dict[str, Any]:
 
 def sheet_grid(options: BuildOptions) -> Grid:
     """Where the cards (or tents) go on a sheet, and the sheet's size and orientation."""
-    m = METRICS[options.card_size]
+    m = METRICS[options.cards]
     cell_h = 2 * m.card_h if options.tent else m.card_h
     return plan_grid(options.paper, m.card_w, cell_h)
 
@@ -857,8 +855,8 @@ def layout(cards: list[dict[str, Any]], options: BuildOptions) -> dict[str, Any]
 def per_sheet(options: BuildOptions) -> str:
     """The build summary's line: how many cards (or tents) a sheet of paper holds and, for
     tents, why that is fewer."""
-    m = METRICS[options.card_size]
-    size = "" if options.card_size == "poker" else f"{options.card_size} "
+    m = METRICS[options.cards]
+    size = "" if options.cards == "poker" else f"{options.cards} "
     cards = plan_grid(options.paper, m.card_w, m.card_h).per_page
     if not options.tent:
         return f"initiative: {cards} {size}cards per sheet"
@@ -948,7 +946,7 @@ def build_documents(
 
 
 def _context(cards: list[dict[str, Any]], options: BuildOptions) -> dict[str, Any]:
-    m = METRICS[options.card_size]
+    m = METRICS[options.cards]
     return {
         "title": TITLE,
         "page": page_context(options),

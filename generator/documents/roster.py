@@ -32,12 +32,15 @@ from functools import lru_cache
 from typing import Any
 
 from ..definitions.campaign import Campaign, listed_as_npc
-from ..render import measure
+from ..render.jobs import Placement
 from ..rules.abilities import display
 from ..rules.actions import Action
 from ..rules.character import CharacterStats
 from ..statblocks import Block, Computed, InitiativeGroup
-from .base import PAPER_MM, BuildOptions, Document, Imposed, Placement, page_context
+from ..typesetting import measure
+from ..typesetting.fonts import FACES
+from ..typesetting.units import mm
+from .base import PAPER_MM, BuildOptions, Document, Imposed, page_context
 from .common import hp_track, signed
 
 KIND = "roster"
@@ -54,7 +57,6 @@ SLACK = 1.0  # left unused at the foot of every column, against rounding in the 
 # size, so bold and italic runs never make a line taller than its neighbours.
 TEXT_PT = 9.0
 LINE = 3.8
-PT_TO_MM = 25.4 / 72
 MEASURE_SLACK = 0.985  # measure lines a little short: an estimate must never be too low
 HANG = 4.4  # ability lines: the level sits in this hanging indent
 BLOCK_PAD_TOP = 1.5
@@ -80,11 +82,7 @@ BONUS_W = 34.0  # room the heading keeps at its right for "GROUP INITIATIVE +38"
 HEAD_PAD = 1.8  # the heading band's padding at each side
 HEAD_PT, HEAD_SMALL_PT = 14.0, 12.0  # a heading name too long at 14 pt sets at 12 pt
 
-FONTS = {
-    "regular": "CharisSIL-Regular.ttf",
-    "bold": "CharisSIL-Bold.ttf",
-    "italic": "CharisSIL-Italic.ttf",
-}
+FONTS = {"regular": FACES["serif"], "bold": FACES["serif-bold"], "italic": FACES["serif-italic"]}
 
 
 # ------------------------------------------------------------------------------------------
@@ -182,10 +180,6 @@ def geometry(paper: str, widest_level: int = 9) -> Geometry:
         (content_w - COLUMN_GAP) / 2,
         hang_for(widest_level),
     )
-
-
-def mm(value: float) -> str:
-    return f"{value:.2f}mm"
 
 
 def css_metrics(g: Geometry) -> dict[str, str]:
@@ -518,7 +512,7 @@ def heading_fits(name: str, g: Geometry) -> bool:
     """Whether a section's name sets at full size beside the group initiative; a longer one
     (an event's title such as "Whispers About the Newcomers") is set smaller rather than cut."""
     room = g.column_w - BONUS_W - 2 * HEAD_PAD
-    return measure.text_width_mm(name, "BebasNeue-Regular.otf", HEAD_PT, 0.03) <= room
+    return measure.text_width_mm(name, FACES["display"], HEAD_PT, 0.03) <= room
 
 
 def note_runs(text: str) -> list[Run]:

@@ -6,7 +6,6 @@ it out. The rules text is our own short summary of RULES.md §9, not the book's 
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from ..definitions.campaign import Campaign
@@ -22,7 +21,10 @@ from ..rules.vehicles import (
     ram_self_damage,
 )
 from ..statblocks import Block, Computed
-from .base import PAPER_MM, BuildOptions, Document, page_context
+from ..typesetting.measure import lines_for
+from ..typesetting.paper import page_area_mm
+from ..typesetting.units import MM_PER_PT, mm_short, pt
+from .base import BuildOptions, Document, page_context
 from .common import health_text, hp_track, signed
 
 TEMPLATE = "vehicle/vehicle.html"
@@ -34,25 +36,33 @@ TRACK_ROW = 10
 # at its least, in flow, it is its title band, a white strip and 7 mm for one line (mm).
 NOTES_MIN_MM = 15.5
 # The sheet is a fixed-height page so those panels can take what is left; a little short
-# of the page area, so rounding never pushes a hairline onto a second page.
+# of the page area (inside base.css's 12 mm margin), so rounding never pushes a hairline
+# onto a second page.
 PAGE_MARGIN_MM, PAGE_SLACK_MM = 12.0, 1.0
+# The page grid's columns under the stat block: the left one, and the gutter beside it.
+LEFT_COLUMN_MM, GUTTER_MM = 66.0, 3.0
 
-MM_PER_PT = 25.4 / 72
+# The sizes below are vehicle.css's too: it takes them from the view's "css" lengths.
 # The six stat boxes share the page's width as the flex row that laid them out before did,
 # so they keep their widths in vehicle.css's fixed table: 2 mm gaps, and what is left after
 # each box's padding and border split 1.25 : 1 between the three big boxes and the three
-# small ones. Each box's side padding, by density, and border (vehicle.css).
+# small ones. Each box's side padding, by density, and border.
 STAT_GAP_MM = 2.0
 STAT_PAD_MM = {"normal": 1.8, "dense": 1.5}
-STAT_BORDER_MM = {"big": 1.5 * MM_PER_PT, "small": 0.75 * MM_PER_PT}
+STAT_BORDER_PT = {"big": 1.5, "small": 0.75}
+STAT_BORDER_MM = {size: width * MM_PER_PT for size, width in STAT_BORDER_PT.items()}
 STAT_GROW = {"big": 1.25, "small": 1.0}
 # The flex row was as tall as a box laid out at its narrowest (its min-content width): the
 # constant "Without crew" box, its label and its "no one at the controls" on two lines
-# each. The table's boxes keep that height: two 7 pt label lines at 1.3, the big figure's
-# line (24 pt at 1.1, dense 18 pt at 1.05) and two 7 pt lines at 1.2 (vehicle.css).
+# each. The table's boxes keep that height: two label lines (base.css's 7 pt .label at the
+# body's leading of 1.3), the big figure's line and two lines of the "why" under it.
+LABEL_PT, LABEL_LEADING = 7.0, 1.3
+STAT_VALUE_TYPE = {"normal": (24.0, 1.1), "dense": (18.0, 1.05)}  # a big box's figure: pt, leading
+STAT_WHY_PT, STAT_WHY_LEADING = 7.0, 1.2
 STAT_TEXT_MM = {
-    density: (2 * 7 * 1.3 + value + 2 * 7 * 1.2) * MM_PER_PT
-    for density, value in (("normal", 24 * 1.1), ("dense", 18 * 1.05))
+    density: (2 * LABEL_PT * LABEL_LEADING + size * leading + 2 * STAT_WHY_PT * STAT_WHY_LEADING)
+    * MM_PER_PT
+    for density, (size, leading) in STAT_VALUE_TYPE.items()
 }
 
 # Where each movement ability takes the vehicle, for the sheet's subtitle.
@@ -303,7 +313,8 @@ def _rules(stats: VehicleStats, agility_word: str) -> list[dict[str, str]]:
 
 
 def _lines(text: str, per_line: int) -> int:
-    return max(1, math.ceil(len(text) / per_line)) if text else 0
+    """Lines of ``text`` at about ``per_line`` characters a line; none if it is empty."""
+    return lines_for(len(text), per_line, empty=0)
 
 
 def _height_parts(view: dict[str, Any], width: float) -> dict[str, float]:
@@ -329,7 +340,7 @@ def _height_parts(view: dict[str, Any], width: float) -> dict[str, float]:
         + 5.0
         for seat in view["seats"]
     )
-    right_width = width - 69.0  # beside the 66 mm left column and its gutter
+    right_width = width - (LEFT_COLUMN_MM + GUTTER_MM)  # beside the left column
     reach_chars = int((right_width - 75.0) * 0.6)
     weapons = 19.0 + sum(2.5 + 4.2 * _lines(w["reach"], reach_chars) for w in view["weapons"])
     rule_chars = int(right_width * 0.74)
@@ -358,6 +369,23 @@ def _stat_widths(stats: list[dict[str, str]], width: float, density: str) -> dic
     free = width - STAT_GAP_MM * (len(stats) - 1) - sum(chrome[s["size"]] for s in stats)
     share = free / sum(STAT_GROW[s["size"]] for s in stats)
     return {size: f"{share * STAT_GROW[size] + chrome[size]:.4f}mm" for size in STAT_GROW}
+
+
+def _css() -> dict[str, Any]:
+    """The lengths vehicle.css takes from here: the ones the view model counts with."""
+    return {
+        "left": mm_short(LEFT_COLUMN_MM),
+        "gutter": mm_short(GUTTER_MM),
+        "stat_gap": mm_short(STAT_GAP_MM),
+        "stat_pad": {density: mm_short(pad) for density, pad in STAT_PAD_MM.items()},
+        "stat_border": {size: pt(width) for size, width in STAT_BORDER_PT.items()},
+        "stat_value_pt": {density: pt(size) for density, (size, _) in STAT_VALUE_TYPE.items()},
+        "stat_leading": {
+            density: f"{leading:g}" for density, (_, leading) in STAT_VALUE_TYPE.items()
+        },
+        "stat_why_pt": pt(STAT_WHY_PT),
+        "stat_why_leading": f"{STAT_WHY_LEADING:g}",
+    }
 
 
 def vehicle_view(
@@ -392,12 +420,13 @@ def vehicle_view(
         "warnings": list(block.warnings),
     }
     # The page less its margins; a big vehicle gets tighter type to stay on one page.
-    width, height = (size - 2 * PAGE_MARGIN_MM for size in PAPER_MM[paper])
+    width, height = page_area_mm(paper, PAGE_MARGIN_MM)
     view["page_height"] = f"{height - PAGE_SLACK_MM:.1f}mm"
     estimate = _height_mm(view, width)
     view["density"] = "dense" if estimate > height - 6.0 else "normal"
     view["stat_widths"] = _stat_widths(view["stats"], width, view["density"])
     view["stat_height"] = f"{STAT_TEXT_MM[view['density']]:.4f}mm"
+    view["css"] = _css()
     # The very biggest also drop what a GM needs least: the dangers of firing aboard, and
     # the reminder under the seats (the seats' own lines still say what delays them). The
     # estimate errs high by 20 mm or more at this size, so the dense type still has room.
@@ -411,7 +440,7 @@ def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> 
     blocks = computed.of_kind("vehicle")
     stems = unique_stems([b.name for b in blocks], prefix="vehicle-")
     # The shove rule rolls against the older single "defense" where that ruleset uses it.
-    agility_word = "defense" if computed.rules.name == "classic" else "agility"
+    agility_word = computed.rules.target("agility")  # the single-defense era says "defense"
     return [
         Document(
             kind="vehicles",

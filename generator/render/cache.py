@@ -50,6 +50,9 @@ _FILE_URL = re.compile(r"""file://[^\s"'()<>]+""")
 _ENTRY = re.compile(r"([0-9a-f]{64})\.(?:pdf|json|unit\.json)")
 _TEMP = re.compile(re.escape(TEMP_PREFIX) + r"[0-9a-f]{16}\.tmp")
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+# Opening a FIFO planted in the cache would wait for a writer; POSIX only (Windows has no
+# such files to open, and no flag: there every build would stop on the name).
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 
 class CacheRefused(Exception):
@@ -141,7 +144,7 @@ def open_cache_folder(folder: Path) -> Path:
 def _read_regular(path: Path, limit: int = -1) -> bytes:
     """A regular file's bytes; a link, FIFO or device is refused with ``OSError`` unopened
     or unread (a cache folder is ours alone, but nothing in it is ever followed)."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW)
+    fd = os.open(path, os.O_RDONLY | _NONBLOCK | _NOFOLLOW)
     with os.fdopen(fd, "rb") as handle:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
             raise OSError(f"{path}: not a regular file")
@@ -222,7 +225,7 @@ def _read_key(path: Path) -> bytes | None:
     """The key at ``path`` if it is a usable one: a regular file, not a link, ours, mode
     0600 or tighter, of at least KEY_BYTES bytes. Anything else counts as missing."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW)
+        fd = os.open(path, os.O_RDONLY | _NONBLOCK | _NOFOLLOW)
     except OSError:
         return None
     with os.fdopen(fd, "rb") as handle:

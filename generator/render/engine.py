@@ -40,7 +40,8 @@ from weasyprint.text.fonts import FontConfiguration  # noqa: E402
 
 from .fetcher import ConfinedFetcher  # noqa: E402
 from .inline_styles import hoist_inline_styles  # noqa: E402
-from .merged import Part, split  # noqa: E402
+from .jobs import Part  # noqa: E402
+from .merged import split  # noqa: E402
 
 
 @dataclass
@@ -94,8 +95,11 @@ PT_PER_PX = 0.75
 def warm_up() -> None:
     """Render a line in every bundled face once. WeasyPrint's first document in a process
     spends about 0.4 s loading and shaping the fonts; processes forked after this (render
-    workers, or a watch session's later workers) start with that done."""
-    from ..documents.base import BuildOptions, page_context
+    workers, or a watch session's later workers) start with that done.
+
+    The faces come from the shared stylesheet every printable includes (its
+    ``@font-face`` rules); the page around them is a bare one, since what is warmed is
+    the fonts, not any printable's layout."""
     from ..resources import fonts_dir, templates_dir
     from .templating import render_html
 
@@ -106,8 +110,12 @@ def warm_up() -> None:
         for weight in (400, 700)
         for style in ("normal", "italic")
     )
-    shell = render_html("base.html", {"title": "warm-up", "page": page_context(BuildOptions())})
-    html = shell.replace("</body>", faces + "</body>")
+    css = render_html("base.css", {})
+    html = (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>warm-up</title>\n<style>\n{css}\n</style>\n</head>\n"
+        f"<body>\n{faces}\n</body>\n</html>\n"
+    )
     render_pdf(html, templates_dir(), [templates_dir(), fonts_dir()])
 
 

@@ -19,52 +19,17 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from xml.sax.saxutils import escape
 
 from ..resources import fonts_dir
 
-# Large faces taken from Debian's packages at these paths and nowhere else, so a machine's
-# other fonts never leak into a PDF. Package -> the files it installs that we use.
-SYSTEM_FONTS: dict[str, tuple[Path, ...]] = {
-    "fonts-noto-cjk": tuple(
-        Path("/usr/share/fonts/opentype/noto") / name
-        for name in (
-            "NotoSansCJK-Regular.ttc",
-            "NotoSansCJK-Bold.ttc",
-            "NotoSerifCJK-Regular.ttc",
-            "NotoSerifCJK-Bold.ttc",
-        )
-    ),
-}
-# What each package adds, for the one-line hint when a document needs it and it is absent.
-SYSTEM_FONT_SCRIPTS = {
-    "fonts-noto-cjk": "Chinese, Japanese and Korean",
-}
-
-# Fallback chains: after a face, the faces that draw what it lacks, in order. Han
-# characters take their Simplified Chinese shapes (a name cannot tell us its language).
-_CJK_SANS = ["Noto Sans CJK SC", "Noto Emoji"]
-_CJK_SERIF = ["Noto Serif CJK SC", "Noto Sans CJK SC", "Noto Emoji"]
-_SANS = ["Noto Sans Arabic", "Noto Sans Hebrew", "Noto Sans Devanagari", "Noto Sans Thai"]
-FALLBACKS: dict[str, list[str]] = {
-    "Charis SIL": ["Noto Serif", "Noto Naskh Arabic", *_SANS[1:], *_CJK_SERIF],
-    "Lato": ["Noto Serif", *_SANS, *_CJK_SANS],
-    # Display titles: Lato Black draws the Greek that Bebas Neue lacks, at the same weight.
-    "Bebas Neue": ["Lato Black", "Noto Serif", *_SANS, *_CJK_SANS],
-}
-FALLBACKS["serif"] = ["Charis SIL", *FALLBACKS["Charis SIL"]]
-FALLBACKS["sans-serif"] = ["Lato", *FALLBACKS["Lato"]]
-FALLBACKS["monospace"] = FALLBACKS["sans-serif"]
-
-
-def system_fonts() -> Iterator[tuple[str, Path]]:
-    """(Debian package, file) for every fixed-path face that is installed here."""
-    for package, paths in SYSTEM_FONTS.items():
-        for path in paths:
-            if path.is_file():
-                yield package, path
+# The chains, the fixed-path system faces and their scripts are typesetting facts, shared
+# with the measuring of text; named here too for the build's font hint and the cache.
+from ..typesetting.fonts import FALLBACKS as FALLBACKS
+from ..typesetting.fonts import SYSTEM_FONT_SCRIPTS as SYSTEM_FONT_SCRIPTS
+from ..typesetting.fonts import SYSTEM_FONTS as SYSTEM_FONTS
+from ..typesetting.fonts import system_fonts as system_fonts
 
 
 def missing_font_packages() -> list[str]:

@@ -14,12 +14,12 @@ from pathlib import Path
 
 from PIL import Image, ImageFile, ImageOps, UnidentifiedImageError
 
+from ..typesetting.units import MM_PER_INCH
 from .confine import RefusedResource, check_local_file
 
 ALLOWED_FORMATS = {"PNG", "JPEG", "WEBP"}
 MAX_PIXELS = 40_000_000  # a 40-megapixel photo is plenty; beyond that, refuse
 MAX_DPI = 300
-MM_PER_INCH = 25.4
 
 
 class ImageProblem(ValueError):

@@ -13,9 +13,10 @@ from typing import Any
 
 import pikepdf
 
-from ..documents.base import Placement
+from ..typesetting.units import PT_PER_MM
+from .jobs import Placement
 
-POINTS_PER_MM = 72 / 25.4
+POINTS_PER_MM = PT_PER_MM  # PDF user space is in points
 
 
 def _form_xobject(pdf: pikepdf.Pdf, page: pikepdf.Page) -> pikepdf.Object:

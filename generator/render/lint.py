@@ -1,24 +1,30 @@
-"""Layout lint: text that runs out of its frame, and characters no bundled font can draw.
+"""Layout lint: text that runs out of its frame or its card, text printed over text, and
+characters no bundled font can draw.
 
-Measured from WeasyPrint's own layout, not guessed from character counts. A template marks
-a frame with ``data-lint-frame="field"`` (and optionally ``data-lint-entry="Name"``); any
-line of text inside it that ends below or right of the frame's border box is reported with
-the distance. Text past the paper's printable area is reported for every document.
+Measured from WeasyPrint's own layout (read through render/weasy.py), not guessed from
+character counts. A template marks a frame with ``data-lint-frame="field"`` (and
+optionally ``data-lint-entry="Name"``); any line of text inside it that ends below or right
+of the frame's border box is reported with the distance. Text past the paper's printable
+area is reported for every document. A card (class ``card``) is checked against its safe
+area (class ``card-safe``) and for runs of text that print over each other.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterator
 from functools import cache
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 from ..resources import fonts_dir
-from .fonts import system_fonts
+from ..typesetting.fonts import font_package_for as font_package_for
+from ..typesetting.fonts import system_fonts
+from ..typesetting.units import MM_PER_PX, PX_PER_MM
+from . import weasy
 from .inline_styles import written_classes
 
-PX_PER_MM = 96 / 25.4
 TOLERANCE_MM = 0.3  # sub-pixel rounding and glyph overshoot are not overflow
 SAFE_EDGE_MM = 3.0  # text this close to (or past) the paper edge is clipped by printers
 
@@ -67,32 +73,6 @@ def can_draw(char: str) -> bool:
         return True
     package = font_package_for(char)
     return package is not None and point in package_codepoints(package)
-
-
-# Scripts whose faces come from a Debian package (render/fonts.py): a character in these
-# ranges that nothing draws means that package is not installed.
-_PACKAGE_RANGES = {
-    "fonts-noto-cjk": [
-        (0x1100, 0x11FF),
-        (0x2E80, 0x2FDF),
-        (0x3000, 0x9FFF),
-        (0xA960, 0xA97F),
-        (0xAC00, 0xD7FF),
-        (0xF900, 0xFAFF),
-        (0xFE30, 0xFE4F),
-        (0xFF00, 0xFFEF),
-        (0x20000, 0x3FFFF),
-    ],
-}
-
-
-def font_package_for(char: str) -> str | None:
-    """The Debian font package whose faces would draw ``char``, if it is one of those."""
-    point = ord(char)
-    for package, ranges in _PACKAGE_RANGES.items():
-        if any(low <= point <= high for low, high in ranges):
-            return package
-    return None
 
 
 # Characters every build uses, all of which Charis SIL draws (a test holds us to that):
@@ -175,9 +155,7 @@ def missing_glyphs(html: str) -> list[str]:
 
 
 def _line_boxes(box: Any) -> list[Any]:
-    from weasyprint.formatting_structure.boxes import LineBox
-
-    return [b for b in box.descendants() if isinstance(b, LineBox) and b.children]
+    return [b for b in weasy.descendants(box) if weasy.is_line(b) and weasy.children(b)]
 
 
 def frame_overflows(document: Any) -> list[tuple[str, str, float]]:
@@ -185,34 +163,40 @@ def frame_overflows(document: Any) -> list[tuple[str, str, float]]:
     past the paper's printable edge (field "page")."""
     found: dict[tuple[str, str], float] = {}
     for number, page in enumerate(document.pages, start=1):
-        page_box = page._page_box
+        page_box = weasy.page_box(page)
         width, height = page.width, page.height
-        for box in page_box.descendants():
-            element = getattr(box, "element", None)
+        for box in weasy.descendants(page_box):
+            element = weasy.element(box)
             if element is None or element.get("data-lint-frame") is None:
                 continue
-            if box.element_tag.endswith(("::before", "::after")):
+            if weasy.element_tag(box).endswith(("::before", "::after")):
                 continue
-            if box.style["text_overflow"] == "ellipsis" and box.style["overflow"] != "visible":
+            if (
+                weasy.style(box, "text_overflow") == "ellipsis"
+                and weasy.style(box, "overflow") != "visible"
+            ):
                 continue  # a frame that cuts its text short: ``ellipsized`` reports it
-            bottom = box.border_box_y() + box.border_height()
-            right = box.border_box_x() + box.border_width()
+            left, top, frame_w, frame_h = weasy.border_box(box)
+            bottom = top + frame_h
+            right = left + frame_w
             worst = 0.0
             for line in _line_boxes(box):
-                worst = max(worst, line.position_y + line.height - bottom)
-                for child in line.children:
-                    worst = max(worst, child.position_x + child.width - right)
+                line_y = weasy.position(line)[1]
+                worst = max(worst, line_y + weasy.size(line)[1] - bottom)
+                for child in weasy.children(line):
+                    worst = max(worst, weasy.position(child)[0] + weasy.size(child)[0] - right)
             mm = worst / PX_PER_MM
             if mm > TOLERANCE_MM:
                 key = (element.get("data-lint-entry") or "", element.get("data-lint-frame"))
                 found[key] = max(found.get(key, 0.0), round(mm, 1))
         edge = SAFE_EDGE_MM * PX_PER_MM
         for line in _line_boxes(page_box):
+            (line_x, line_y), (line_w, line_h) = weasy.position(line), weasy.size(line)
             past = max(
-                line.position_y + line.height - (height - edge),
-                line.position_x + line.width - (width - edge),
-                edge - line.position_x,
-                edge - line.position_y,
+                line_y + line_h - (height - edge),
+                line_x + line_w - (width - edge),
+                edge - line_x,
+                edge - line_y,
             )
             if past > TOLERANCE_MM * PX_PER_MM:
                 key = ("", f"page {number}")
@@ -235,33 +219,202 @@ def ellipsized(document: Any) -> list[tuple[str, str, float]]:
     found: list[tuple[str, str, float]] = []
 
     def walk(box: Any, entry: str) -> None:
-        element = getattr(box, "element", None)
+        element = weasy.element(box)
         if element is not None and element.get("data-lint-entry"):
             entry = element.get("data-lint-entry")
-        style = getattr(box, "style", None)
         if (
-            style is not None
-            and style["text_overflow"] == "ellipsis"
-            and style["overflow"] != "visible"
-            and hasattr(box, "content_box_x")
-            and element is not None
+            element is not None
+            and weasy.style(box, "text_overflow") == "ellipsis"
+            and weasy.style(box, "overflow") != "visible"
+            and (left := weasy.content_x(box)) is not None
         ):
-            right = box.content_box_x() + box.width
+            right = left + weasy.size(box)[0]
             hidden = 0.0
             for line in _line_boxes(box):
-                for child in line.children:
-                    hidden = max(hidden, child.position_x + child.width - right)
+                for child in weasy.children(line):
+                    hidden = max(hidden, weasy.position(child)[0] + weasy.size(child)[0] - right)
             mm = hidden / PX_PER_MM
             if mm > TOLERANCE_MM:
                 classes = written_classes(element.get("class")) or [element.tag]
                 field = element.get("data-lint-frame") or (classes[0] if classes else "text")
-                text = "".join(
-                    getattr(b, "text", "") for b in box.descendants() if hasattr(b, "text")
-                )
+                text = "".join(weasy.text(b) for b in weasy.descendants(box))
                 found.append((entry or text.strip()[:40], field, round(mm, 1)))
-        for child in getattr(box, "children", []):
+        for child in weasy.children(box):
             walk(child, entry)
 
     for page in document.pages:
-        walk(page._page_box, "")
+        walk(weasy.page_box(page), "")
+    return found
+
+
+# ---------------------------------------------------------------------------------------
+# Cards: text past a card's safe area, and text printed over text (documents/deck.py and
+# the initiative cards mark their cards with these classes)
+# ---------------------------------------------------------------------------------------
+
+CARD_CLASS = "card"  # the trim box of a card; carries data-card="<id>"
+LIMIT_CLASS = "card-safe"  # the area text must stay inside (the card minus its safe inset)
+FOOT_CLASS = "card-foot"  # a block pinned to the bottom; the flowing text must end above it
+FOOT_GAP_MM = 0.6  # least white space between the flowing text and a pinned foot
+
+
+def _has_class(box: Any, name: str) -> bool:
+    element = weasy.element(box)
+    return element is not None and name in (element.get("class") or "").split()
+
+
+def _cards(page: Any) -> Iterator[Any]:
+    """The boxes of class ``card`` on a page, in document order."""
+    return (box for box in weasy.walk(weasy.page_box(page)) if _has_class(box, CARD_CLASS))
+
+
+def _text_extent(box: Any, skip: Any = None) -> tuple[float, float, float, float] | None:
+    """Left, top, right, bottom (px) of the text and images inside ``box``, leaving out the
+    subtree of ``skip``.
+
+    Vertically a line counts by its line box (the line-height the design sets), not by its
+    glyph runs: Charis's tall ascent and descent make a run's box reach well past the line
+    pitch, ink that is never there. Horizontally the glyph runs count, as they are set.
+    """
+    found: list[tuple[float, float, float, float]] = []
+    for child in weasy.walk(box, skip):
+        if weasy.is_replaced(child):
+            (x, y), (w, h) = weasy.position(child), weasy.size(child)
+            found.append((x, y, x + w, y + h))
+        elif weasy.is_line(child):
+            runs = [t for t in weasy.walk(child) if weasy.is_text(t) and weasy.text(t).strip()]
+            if runs:
+                line_y, line_h = weasy.position(child)[1], weasy.size(child)[1]
+                found.append(
+                    (
+                        min(weasy.position(t)[0] for t in runs),
+                        line_y,
+                        max(weasy.position(t)[0] + weasy.size(t)[0] for t in runs),
+                        line_y + line_h,
+                    )
+                )
+    if not found:
+        return None
+    return (
+        min(f[0] for f in found),
+        min(f[1] for f in found),
+        max(f[2] for f in found),
+        max(f[3] for f in found),
+    )
+
+
+def card_margins(document: Any) -> list[tuple[str, float]]:
+    """Every card with how far (mm) its text reaches past where it may go: positive is an
+    overflow (on the worst side), negative is the room to spare below the text.
+
+    ``document`` is a rendered WeasyPrint document (``HTML(...).render()``). For each
+    element of class ``card`` we take the box of class ``card-safe`` inside it (the card
+    minus the inset a cut a little off can eat) and compare it with the extent of every
+    glyph run and image inside the card: below the bottom, past the right edge, above or
+    left of it. A block of class ``card-foot`` is pinned to the bottom; the text flowing
+    above it must end ``FOOT_GAP_MM`` above its top. The layout tree is never clipped, so
+    this measures the real overflow even where CSS hides it on paper.
+    """
+    found: list[tuple[str, float]] = []
+    gap = FOOT_GAP_MM / MM_PER_PX
+    for page in document.pages:
+        for box in _cards(page):
+            card_id = _card_id(box)
+            limit = next((b for b in weasy.walk(box) if _has_class(b, LIMIT_CLASS)), box)
+            foot = next((b for b in weasy.walk(box) if _has_class(b, FOOT_CLASS)), None)
+            left, top, limit_w, limit_h = weasy.padding_box(limit)
+            right = left + limit_w
+            bottom = top + limit_h
+            extent = _text_extent(box)
+            if extent is None:
+                continue
+            over = max(extent[3] - bottom, extent[2] - right, left - extent[0], top - extent[1])
+            spare = bottom - extent[3]
+            if foot is not None:
+                flowing = _text_extent(box, skip=foot)
+                if flowing is not None:
+                    spare = weasy.position(foot)[1] - gap - flowing[3]
+                    over = max(over, -spare)
+            if over <= 0.01:  # px: text set flush against a side is inside, not over
+                over = -spare  # all inside: report the room left below the text
+            found.append((card_id, round(over * MM_PER_PX, 2)))
+    return found
+
+
+def card_overflows(document: Any, tolerance_mm: float = 0.05) -> list[tuple[str, float]]:
+    """The cards whose text runs outside their safe area, with by how much (mm).
+
+    WeasyPrint lets a line run a hair (about 0.03 mm) past its box when it fits the words;
+    ``tolerance_mm`` keeps that rounding from counting as overflow.
+    """
+    return [(card, over) for card, over in card_margins(document) if over > tolerance_mm]
+
+
+def trim_insets(document: Any) -> list[tuple[str, float]]:
+    """Every card with how near (mm) its text and images come to its trim, on the side
+    where they come nearest: what the cards' safe inset promises, measured on the layout.
+
+    A card is an element of class ``card`` (its border box is the trim), named by its
+    ``data-card`` (a back by ``data-back``). Positions are taken before CSS transforms, in
+    the card's own frame, so a card turned on its side measures as it reads.
+    """
+    found: list[tuple[str, float]] = []
+    for page in document.pages:
+        for box in _cards(page):
+            extent = _text_extent(box)
+            if extent is None:
+                continue
+            left, top, trim_w, trim_h = weasy.border_box(box)
+            right, bottom = left + trim_w, top + trim_h
+            nearest = min(extent[0] - left, extent[1] - top, right - extent[2], bottom - extent[3])
+            found.append((_card_id(box), round(nearest * MM_PER_PX, 2)))
+    return found
+
+
+def _card_id(box: Any) -> str:
+    element = weasy.element(box)
+    return str(element.get("data-card") or f"back:{element.get('data-back')}")
+
+
+def _runs_with_lines(box: Any) -> Iterator[tuple[Any, Any]]:
+    """Every non-blank glyph run inside ``box`` with the line box that holds it (the
+    innermost one), in document order."""
+    stack: list[tuple[Any, Any]] = [(box, None)]
+    while stack:
+        current, line = stack.pop()
+        if weasy.is_line(current):
+            line = current
+        elif weasy.is_text(current) and line is not None and weasy.text(current).strip():
+            yield current, line
+        inside = weasy.children(current)
+        if inside:
+            stack.extend((child, line) for child in reversed(inside))
+
+
+def card_collisions(document: Any) -> list[tuple[str, str, str]]:
+    """Text that prints over other text on the same card: (card id, one run, the other).
+
+    Two glyph runs collide when they sit on different lines yet share both some width and
+    most of a line's height: a float over a line that would not wrap, a pinned foot over
+    the flowing text. Overflow past the card's edge is ``card_overflows``'s business.
+    """
+    found: list[tuple[str, str, str]] = []
+    for page in document.pages:
+        for box in _cards(page):
+            card_id = _card_id(box)
+            rects = []
+            for run, line in _runs_with_lines(box):
+                run_x, run_w = weasy.position(run)[0], weasy.size(run)[0]
+                line_y, line_h = weasy.position(line)[1], weasy.size(line)[1]
+                rects.append(
+                    (run_x, line_y, run_x + run_w, line_y + line_h, line, weasy.text(run).strip())
+                )
+            for i, a in enumerate(rects):
+                for b in rects[i + 1 :]:
+                    if a[4] is b[4]:
+                        continue
+                    wide = min(a[2], b[2]) - max(a[0], b[0])
+                    high = min(a[3], b[3]) - max(a[1], b[1])
+                    if wide > 0.5 and high > 0.3 * min(a[3] - a[1], b[3] - b[1]):
+                        found.append((card_id, a[5], b[5]))
     return found

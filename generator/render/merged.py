@@ -5,7 +5,8 @@ parses that stylesheet, computes the styles of every element afresh and pays a w
 start; rendered as one document, WeasyPrint shares the computed styles of alike elements
 between sheets (render/inline_styles.py) and the ten take about two thirds of the time.
 The pages are then split back into one PDF per document, each written by WeasyPrint
-itself (``Document.copy``), so a sheet's PDF keeps its own title, bookmarks and fonts.
+itself (``Document.copy``, in render/weasy.py), so a sheet's PDF keeps its own title,
+bookmarks and fonts.
 
 Only documents whose whole head (but the title) and body tag are the same go together:
 the same paper, palette and density, and no rule aimed at the body's children. A campaign
@@ -18,17 +19,14 @@ at a time (build.py), so that each message names the file it is about.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import html
 import re
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import Any
 
-from .boxes import walk
-
-if TYPE_CHECKING:
-    from .pool import Job
+from . import weasy
+from .jobs import Job, Part
 
 # Printables made of whole pages per document, with no per-document page furniture.
 MERGED_KINDS = frozenset({"sheets", "vehicles"})
@@ -40,14 +38,6 @@ _TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 # longer match inside a part's div: a theme that writes one keeps its sheets apart.
 _BODY_CHILD = re.compile(r"\bbody(?:[.#:\[][^\s>{},]*)*\s*>")
 _BODY = re.compile(r"<body\b[^>]*>")
-
-
-@dataclass(frozen=True)
-class Part:
-    """One document of a merged job: its own cache key and PDF title."""
-
-    key: str
-    title: str
 
 
 def _split(document: str) -> tuple[str, str, str, str] | None:
@@ -121,8 +111,8 @@ def page_owners(document: Any) -> list[int]:
     owners = []
     for page in document.pages:
         owner = None
-        for box in walk(page._page_box):  # the page's first part div
-            element = getattr(box, "element", None)
+        for box in weasy.walk(weasy.page_box(page)):  # the page's first part div
+            element = weasy.element(box)
             if element is not None and element.get("class") == PART_CLASS:
                 owner = int(element.get("data-part"))
                 break
@@ -140,8 +130,5 @@ def split(document: Any, parts: tuple[Part, ...]) -> list[Any]:
         pages = [page for page, owner in zip(document.pages, owners, strict=True) if owner == index]
         if not pages:
             raise ValueError(f"part {index} of a merged document has no page")
-        own = document.copy(pages)
-        own.metadata = copy.copy(document.metadata)
-        own.metadata.title = part.title
-        documents.append(own)
+        documents.append(weasy.document_of(document, pages, part.title))
     return documents

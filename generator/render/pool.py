@@ -23,12 +23,10 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
-from pathlib import Path
 from typing import Any
 
-from .merged import Part
+from .jobs import Job, Outcome
 
 DEFAULT_TIMEOUT_S = 180.0
 DEFAULT_MEMORY_MB = 3072
@@ -44,38 +42,10 @@ def _stop_if_asked() -> None:
         raise KeyboardInterrupt
 
 
-@dataclass(frozen=True)
-class Job:
-    key: str  # the cache key; also identifies the job in results
-    html: str
-    base_dir: Path
-    roots: tuple[Path, ...]
-    lint_cards: bool = False
-    pdf_variant: str | None = None
-    kind: str = ""  # the printable it belongs to (``build --watch`` warms one of each)
-    parts: tuple[Part, ...] = ()  # several documents rendered as one (render/merged.py)
-
-
-@dataclass
-class Outcome:
-    key: str
-    pdf: bytes = b""
-    pages: int = 0
-    page_sizes: list[tuple[float, float]] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    refused: list[str] = field(default_factory=list)
-    overflows: list[tuple[str, float]] = field(default_factory=list)
-    collisions: list[tuple[str, str, str]] = field(default_factory=list)
-    frames: list[tuple[str, str, float]] = field(default_factory=list)  # text out of its frame
-    error: str | None = None  # set when the document could not be rendered
-    seconds: float = 0.0
-    parts: list[Outcome] = field(default_factory=list)  # a merged job's documents, in order
-
-
 def render_job(job: Job) -> Outcome:
     """Render one job in this process (the worker body; also used when jobs == 1)."""
-    from ..documents.cardsheet import card_collisions, card_overflows
     from .engine import render_pdf
+    from .lint import card_collisions, card_overflows
 
     started = time.perf_counter()
 

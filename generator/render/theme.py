@@ -13,7 +13,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..definitions.campaign import display_path
+from ..definitions.files import display_path
 from ..resources import templates_dir
 from .files import write_file
 from .templating import THEME_DIR

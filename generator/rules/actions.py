@@ -6,6 +6,7 @@ summaries of the rules, written for a player at the table.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .derived import Levels, best_of, level
@@ -38,339 +39,291 @@ def _roll(levels: Levels, *abilities: str) -> tuple[str, int]:
     return (f"{name} {value}", value) if name else ("", 0)
 
 
-def character_actions(levels: Levels, rules: Ruleset) -> tuple[Action, ...]:
-    """Every action this character may take, in the order a player looks for them."""
-    agility = rules.target("agility")
-    strength = rules.target("strength")
-    intelligence = rules.target("intelligence")
-    delays = rules.attacker_delays
-    older = rules.older_actions
-    # The older texts: once per battle, and the target is frightened rather than panicked.
-    limited = "once per battle" if older else "unrepeatable"
-    upset = "frightened" if older else "panicked"
-    actions: list[Action] = []
-
-    # Basic attack adds fighting or wrestling; knockout only when neither is had.
-    roll, bonus = _roll(levels, "fighting", "wrestling")
-    if not roll and level(levels, "knockout"):
-        roll, bonus = _roll(levels, "knockout")
-    actions.append(
-        Action(
-            "Basic attack",
-            "regular",
-            "close",
-            "normal",
-            roll,
-            bonus,
-            agility,
-            "1",
-            "2",
-            "a weapon or unarmed strike",
-        )
-    )
-    if level(levels, "fighting"):
-        roll, bonus = _roll(levels, "fighting")
-        actions.append(
-            Action(
-                "Fighting",
-                "regular",
-                "close",
-                "normal",
-                roll,
-                bonus,
-                agility,
-                "1 + 1",
-                "2 each",
-                "two basic attacks as one action while healthy; one when injured",
-            )
-        )
-    if level(levels, "wrestling"):
-        roll, bonus = _roll(levels, "wrestling")
-        if rules.wrestling_hold_damages:
-            actions.append(
-                Action(
-                    "Wrestling hold",
-                    "regular",
-                    "close",
-                    "force",
-                    roll,
-                    bonus,
-                    strength,
-                    "1",
-                    "2",
-                    "a hold that hurts: 1 damage, only while healthy and not delayed; "
-                    "target delayed to the end of its next turn",
-                )
-            )
-        else:
-            actions.append(
-                Action(
-                    "Wrestling hold",
-                    "regular",
-                    "close",
-                    "force",
-                    roll,
-                    bonus,
-                    strength,
-                    "",
-                    "",
-                    "while healthy, a basic attack and a hold as one action",
-                )
-            )
-    roll, bonus = _roll(levels, "wrestling", "detection")
-    actions.append(
-        Action(
-            "Hold",
-            "regular",
-            "close",
-            "force",
-            roll,
-            bonus,
-            strength,
-            "",
-            "",
-            "target delayed to the end of its next turn and loses its evade bonus"
-            " (or add a movement ability that suits the ground)",
-        )
-    )
-    if level(levels, "shooting"):
-        roll, bonus = _roll(levels, "shooting")
-        actions.append(
-            Action(
-                "Shooting",
-                "regular",
-                "long",
-                "normal",
-                roll,
-                bonus,
-                agility,
-                "2",
-                "5",
-                "one target" + ("; injured? you are delayed after the shot" if delays else ""),
-            )
-        )
-    if level(levels, "blasting"):
-        roll, bonus = _roll(levels, "blasting")
-        actions.append(
-            Action(
-                "Blasting",
-                "regular",
-                "long",
-                "normal",
-                roll,
-                bonus,
-                agility,
-                "1 each",
-                "2 each",
-                "up to three different targets, one roll each"
-                + ("; injured? you are delayed after" if delays else ""),
-            )
-        )
-    if level(levels, "knockout"):
-        roll, bonus = _roll(levels, "knockout")
-        actions.append(
-            Action(
-                "Knockout",
-                "regular",
-                "close",
-                "normal",
-                roll,
-                bonus,
-                agility,
-                "4 (2 injured)",
-                "5 (3 injured)",
-                "one target" + ("; you are delayed to the end of your next turn" if delays else ""),
-            )
-        )
-    actions.append(
-        Action(
-            "Throw object",
-            "regular",
-            "long",
-            "normal",
-            "",
-            0,
-            agility,
-            "1",
-            "2",
-            "needs something dangerous to throw",
-        )
-    )
-    movement_roll, movement_bonus = _roll(levels, "acrobatics", "quickness", "flying", "swimming")
-    actions.append(
-        Action(
-            "Distract",
-            limited,
-            "close",
-            "psychic",
-            movement_roll,
-            movement_bonus,
-            intelligence,
-            "",
-            "",
-            "target delayed to the end of its next turn (movement ability must suit the ground)",
-        )
-    )
-    if level(levels, "stealth") or level(levels, "detection"):
-        roll, bonus = _roll(levels, "stealth", "detection")
-        actions.append(
-            Action(
-                "Surprise",
-                limited,
-                "long",
-                "psychic",
-                roll,
-                bonus,
-                intelligence,
-                "",
-                "",
-                f"target {upset} to the end of its next turn: it may only evade or escape",
-            )
-        )
-    if level(levels, "command"):
-        roll, bonus = _roll(levels, "command")
-        if rules.defense is not None:
-            target = "defense"
-        elif rules.name == "early":
-            # The older text gates intimidation on strength, then rolls against intelligence.
-            target = "intelligence (only if its strength is not above yours)"
-        else:
-            target = "intelligence or strength, whichever is higher"
-        actions.append(
-            Action(
-                "Intimidate",
-                limited,
-                "long",
-                "psychic",
-                roll,
-                bonus,
-                target,
-                "",
-                "",
-                f"target {upset} to the end of its next turn",
-            )
-        )
-    if level(levels, "healing"):
-        roll, bonus = _roll(levels, "healing")
-        actions.append(
-            Action(
-                "Heal",
-                "regular",
-                "close",
-                "",
-                roll,
-                bonus,
-                "difficulty 10",
-                "",
-                "",
-                "an injured ally (not yourself) goes to half maximum HP + 1",
-            )
-        )
-        actions.append(
-            Action(
-                "Revive",
-                "regular",
-                "close",
-                "",
-                roll,
-                bonus,
-                "difficulty 10",
-                "",
-                "",
-                "an incapacitated ally (not yourself) comes back at 1 HP",
-            )
-        )
-    _, movement = best_of(levels, ("acrobatics", "quickness", "flying", "swimming"))
-    actions.append(
-        Action(
-            "Evade",
-            "regular",
-            "",
-            "",
-            "",
-            None,
-            "",
-            "",
-            "",
-            _evade_effect(rules, movement),
-        )
-    )
-    actions.append(
-        Action(
-            "Escape",
-            "regular",
-            "",
-            "",
-            "",
-            None,
-            "",
-            "",
-            "",
-            "leave the encounter, straight after a turn spent evading"
-            + (", if nothing has held or hit you since" if older else ""),
-        )
-    )
-    actions.append(
-        Action(
-            "Engage",
-            "bonus",
-            "close",
-            "",
-            "",
-            None,
-            "",
-            "",
-            "",
-            f"before a close attack: +2 to close attack rolls this turn, -2 {agility} until"
-            " your next turn",
-        )
-    )
-    actions.append(
-        Action(
-            "Take cover",
-            "bonus",
-            "",
-            "",
-            "",
-            None,
-            "",
-            "",
-            "",
-            f"before a long-range attack: -2 to that roll, +2 {agility} till your next turn"
-            if older
-            else f"behind real cover: +2 {agility}, -2 to all your rolls; no evading, close"
-            " attacks, distract, surprise or intimidate",
-        )
-    )
-    if older:
-        catch_roll, catch_bonus = _roll(levels, "detection", "acrobatics", "quickness", "flying")
-        actions.append(
-            Action(
-                "Catch",
-                "regular",
-                "close",
-                "",
-                catch_roll,
-                catch_bonus,
-                "10 + the level the evader added",
-                "",
-                "",
-                f"an evading target loses its evade bonus to {agility}",
-            )
-        )
-    return tuple(actions)
+MOVEMENT = ("acrobatics", "quickness", "flying", "swimming")
 
 
-def _evade_effect(rules: Ruleset, movement: int) -> str:
+def _rolled(
+    name: str,
+    rolled: tuple[str, int],
+    target: str,
+    effect: str,
+    *,
+    timing: str = "regular",
+    range_: str = "close",
+    attack: str = "normal",
+    damage: str = "",
+    auto_damage: str = "",
+) -> Action:
+    """An action that rolls a d20 plus ``rolled`` against ``target``."""
+    roll, bonus = rolled
+    return Action(name, timing, range_, attack, roll, bonus, target, damage, auto_damage, effect)
+
+
+def _no_roll(name: str, effect: str, *, timing: str = "regular", range_: str = "") -> Action:
+    """An action that rolls nothing: evade, escape, engage, take cover."""
+    return Action(name, timing, range_, "", "", None, "", "", "", effect)
+
+
+# Each builder makes one action, or None when this character cannot take it. They read the
+# era's differences from rules.actions (see rulesets.ActionRules), never its name.
+Builder = Callable[[Levels, Ruleset], Action | None]
+
+
+def basic_attack(levels: Levels, rules: Ruleset) -> Action:
+    """Adds fighting or wrestling; knockout only when neither is had."""
+    rolled = _roll(levels, "fighting", "wrestling")
+    if not rolled[0] and level(levels, "knockout"):
+        rolled = _roll(levels, "knockout")
+    return _rolled(
+        "Basic attack",
+        rolled,
+        rules.target("agility"),
+        "a weapon or unarmed strike",
+        damage="1",
+        auto_damage="2",
+    )
+
+
+def fighting(levels: Levels, rules: Ruleset) -> Action | None:
+    if not level(levels, "fighting"):
+        return None
+    return _rolled(
+        "Fighting",
+        _roll(levels, "fighting"),
+        rules.target("agility"),
+        "two basic attacks as one action while healthy; one when injured",
+        damage="1 + 1",
+        auto_damage="2 each",
+    )
+
+
+def wrestling_hold(levels: Levels, rules: Ruleset) -> Action | None:
+    if not level(levels, "wrestling"):
+        return None
+    rolled, target = _roll(levels, "wrestling"), rules.target("strength")
+    if rules.actions.wrestling_hold_damages:
+        return _rolled(
+            "Wrestling hold",
+            rolled,
+            target,
+            "a hold that hurts: 1 damage, only while healthy and not delayed; "
+            "target delayed to the end of its next turn",
+            attack="force",
+            damage="1",
+            auto_damage="2",
+        )
+    return _rolled(
+        "Wrestling hold",
+        rolled,
+        target,
+        "while healthy, a basic attack and a hold as one action",
+        attack="force",
+    )
+
+
+def hold(levels: Levels, rules: Ruleset) -> Action:
+    return _rolled(
+        "Hold",
+        _roll(levels, "wrestling", "detection"),
+        rules.target("strength"),
+        "target delayed to the end of its next turn and loses its evade bonus"
+        " (or add a movement ability that suits the ground)",
+        attack="force",
+    )
+
+
+def shooting(levels: Levels, rules: Ruleset) -> Action | None:
+    if not level(levels, "shooting"):
+        return None
+    delayed = "; injured? you are delayed after the shot" if rules.actions.attacker_delays else ""
+    return _rolled(
+        "Shooting",
+        _roll(levels, "shooting"),
+        rules.target("agility"),
+        "one target" + delayed,
+        range_="long",
+        damage="2",
+        auto_damage="5",
+    )
+
+
+def blasting(levels: Levels, rules: Ruleset) -> Action | None:
+    if not level(levels, "blasting"):
+        return None
+    delayed = "; injured? you are delayed after" if rules.actions.attacker_delays else ""
+    return _rolled(
+        "Blasting",
+        _roll(levels, "blasting"),
+        rules.target("agility"),
+        "up to three different targets, one roll each" + delayed,
+        range_="long",
+        damage="1 each",
+        auto_damage="2 each",
+    )
+
+
+def knockout(levels: Levels, rules: Ruleset) -> Action | None:
+    if not level(levels, "knockout"):
+        return None
+    delays = rules.actions.attacker_delays
+    delayed = "; you are delayed to the end of your next turn" if delays else ""
+    return _rolled(
+        "Knockout",
+        _roll(levels, "knockout"),
+        rules.target("agility"),
+        "one target" + delayed,
+        damage="4 (2 injured)",
+        auto_damage="5 (3 injured)",
+    )
+
+
+def throw_object(levels: Levels, rules: Ruleset) -> Action:
+    return _rolled(
+        "Throw object",
+        ("", 0),
+        rules.target("agility"),
+        "needs something dangerous to throw",
+        range_="long",
+        damage="1",
+        auto_damage="2",
+    )
+
+
+def distract(levels: Levels, rules: Ruleset) -> Action:
+    return _rolled(
+        "Distract",
+        _roll(levels, *MOVEMENT),
+        rules.target("intelligence"),
+        "target delayed to the end of its next turn (movement ability must suit the ground)",
+        timing=rules.actions.psychic_timing,
+        attack="psychic",
+    )
+
+
+def surprise(levels: Levels, rules: Ruleset) -> Action | None:
+    if not (level(levels, "stealth") or level(levels, "detection")):
+        return None
+    upset = rules.actions.upset
+    return _rolled(
+        "Surprise",
+        _roll(levels, "stealth", "detection"),
+        rules.target("intelligence"),
+        f"target {upset} to the end of its next turn: it may only evade or escape",
+        timing=rules.actions.psychic_timing,
+        range_="long",
+        attack="psychic",
+    )
+
+
+def intimidate(levels: Levels, rules: Ruleset) -> Action | None:
+    if not level(levels, "command"):
+        return None
+    era = rules.actions
+    return _rolled(
+        "Intimidate",
+        _roll(levels, "command"),
+        era.intimidate_target,
+        f"target {era.upset} to the end of its next turn",
+        timing=era.psychic_timing,
+        range_="long",
+        attack="psychic",
+    )
+
+
+def heal(levels: Levels, rules: Ruleset) -> Action | None:
+    if not level(levels, "healing"):
+        return None
+    return _rolled(
+        "Heal",
+        _roll(levels, "healing"),
+        "difficulty 10",
+        "an injured ally (not yourself) goes to half maximum HP + 1",
+        attack="",
+    )
+
+
+def revive(levels: Levels, rules: Ruleset) -> Action | None:
+    if not level(levels, "healing"):
+        return None
+    return _rolled(
+        "Revive",
+        _roll(levels, "healing"),
+        "difficulty 10",
+        "an incapacitated ally (not yourself) comes back at 1 HP",
+        attack="",
+    )
+
+
+def evade(levels: Levels, rules: Ruleset) -> Action:
     """Evade's bonus: to agility and strength till the next turn or a hold (current), to
     agility alone in the older texts (I-17), to the one defense of the classic era."""
-    if rules.defense is not None:
-        raises, stays = "defense gains", "defense stays as it is"
-    elif rules.older_actions:
-        raises, stays = "agility gains", "agility stays as it is"
-    else:
-        raises, stays = "agility and strength each gain", "agility and strength stay as they are"
+    era = rules.actions
+    _, movement = best_of(levels, MOVEMENT)
     if not movement:
-        return f"no movement ability: {stays}"
-    held = "" if rules.older_actions else " or till you are held"
-    return f"{raises} a movement level (best {movement}) till your next turn{held}"
+        return _no_roll("Evade", f"no movement ability: {era.evade_stays}")
+    held = " or till you are held" if era.evade_until_held else ""
+    return _no_roll(
+        "Evade", f"{era.evade_gains} a movement level (best {movement}) till your next turn{held}"
+    )
+
+
+def escape(levels: Levels, rules: Ruleset) -> Action:
+    return _no_roll(
+        "Escape",
+        "leave the encounter, straight after a turn spent evading" + rules.actions.escape_if,
+    )
+
+
+def engage(levels: Levels, rules: Ruleset) -> Action:
+    return _no_roll(
+        "Engage",
+        f"before a close attack: +2 to close attack rolls this turn, -2 {rules.target('agility')}"
+        " until your next turn",
+        timing="bonus",
+        range_="close",
+    )
+
+
+def take_cover(levels: Levels, rules: Ruleset) -> Action:
+    effect = rules.actions.take_cover.format(agility=rules.target("agility"))
+    return _no_roll("Take cover", effect, timing="bonus")
+
+
+def catch(levels: Levels, rules: Ruleset) -> Action:
+    """The older texts' answer to evading (I-19)."""
+    return _rolled(
+        "Catch",
+        _roll(levels, "detection", "acrobatics", "quickness", "flying"),
+        "10 + the level the evader added",
+        f"an evading target loses its evade bonus to {rules.target('agility')}",
+        attack="",
+    )
+
+
+# Every action a ruleset may name in ActionRules.names, by name.
+BUILDERS: dict[str, Builder] = {
+    "Basic attack": basic_attack,
+    "Fighting": fighting,
+    "Wrestling hold": wrestling_hold,
+    "Hold": hold,
+    "Shooting": shooting,
+    "Blasting": blasting,
+    "Knockout": knockout,
+    "Throw object": throw_object,
+    "Distract": distract,
+    "Surprise": surprise,
+    "Intimidate": intimidate,
+    "Heal": heal,
+    "Revive": revive,
+    "Evade": evade,
+    "Escape": escape,
+    "Engage": engage,
+    "Take cover": take_cover,
+    "Catch": catch,
+}
+
+
+def character_actions(levels: Levels, rules: Ruleset) -> tuple[Action, ...]:
+    """Every action this character may take, in the order the ruleset lists them."""
+    built = (BUILDERS[name](levels, rules) for name in rules.actions.names)
+    return tuple(action for action in built if action is not None)

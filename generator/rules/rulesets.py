@@ -9,7 +9,7 @@ reproduce the strengths printed beside the books' examples; `classic` is the sin
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .derived import Derived, Levels, best_of, level
 
@@ -107,6 +107,97 @@ def group_initiative_individual(members: Sequence[Levels]) -> Derived:
     return Derived(best, f"group initiative bonus {best} = best member's own bonus (each rolls)")
 
 
+# Every action of the rule texts, in the order a player looks for them on a sheet. An era
+# lists the ones its text has; rules/actions.py says how each is rolled.
+CURRENT_ACTIONS = (
+    "Basic attack",
+    "Fighting",
+    "Wrestling hold",
+    "Hold",
+    "Shooting",
+    "Blasting",
+    "Knockout",
+    "Throw object",
+    "Distract",
+    "Surprise",
+    "Intimidate",
+    "Heal",
+    "Revive",
+    "Evade",
+    "Escape",
+    "Engage",
+    "Take cover",
+)
+# The older texts also let a fighter catch an evading target (I-19).
+OLDER_ACTIONS = (*CURRENT_ACTIONS, "Catch")
+
+
+@dataclass(frozen=True)
+class ActionRules:
+    """How one era's text has the actions differ (RULES.md §5.2, §5.3, I-17, I-19): which
+    actions exist, what they do and the words they are printed in. rules/actions.py reads
+    only these fields, never the ruleset's name, so a new era is a new value here."""
+
+    names: tuple[str, ...]  # the actions the era has, in the order they are printed
+    # Distract, surprise and intimidate: "unrepeatable" (once per encounter per target) or,
+    # in the older texts, "once per battle"; psychic_limit says the same for the legends.
+    psychic_timing: str
+    psychic_limit: str
+    upset: str  # the state surprise and intimidate leave a target in till its next turn
+    intimidate_target: str  # what intimidate rolls against
+    wrestling_hold_damages: bool  # older texts: the hold does no damage
+    attacker_delays: bool  # older texts: knockout and injured shooters do not delay
+    evade_gains: str  # who gains evade's movement level
+    evade_stays: str  # what evade says without a movement ability
+    evade_until_held: bool  # a hold ends the evade bonus early (current text only)
+    escape_if: str  # what escape adds to "straight after a turn spent evading", or ""
+    # Take cover's effect; {agility} stands for the defense an attack rolls against.
+    take_cover: str
+
+
+CURRENT_ACTION_RULES = ActionRules(
+    names=CURRENT_ACTIONS,
+    psychic_timing="unrepeatable",
+    psychic_limit="once per target",
+    upset="panicked",
+    intimidate_target="intelligence or strength, whichever is higher",
+    wrestling_hold_damages=True,
+    attacker_delays=True,
+    evade_gains="agility and strength each gain",
+    evade_stays="agility and strength stay as they are",
+    evade_until_held=True,
+    escape_if="",
+    take_cover="behind real cover: +2 {agility}, -2 to all your rolls; no evading, close"
+    " attacks, distract, surprise or intimidate",
+)
+
+# The older edit: once per battle with a frightened target, evade adds to agility alone,
+# escape only if nothing held or hit you, the old take cover and the catch.
+EARLY_ACTION_RULES = ActionRules(
+    names=OLDER_ACTIONS,
+    psychic_timing="once per battle",
+    psychic_limit="once per battle",
+    upset="frightened",
+    # The older text gates intimidation on strength, then rolls against intelligence.
+    intimidate_target="intelligence (only if its strength is not above yours)",
+    wrestling_hold_damages=False,
+    attacker_delays=False,
+    evade_gains="agility gains",
+    evade_stays="agility stays as it is",
+    evade_until_held=False,
+    escape_if=", if nothing has held or hit you since",
+    take_cover="before a long-range attack: -2 to that roll, +2 {agility} till your next turn",
+)
+
+# The Example Characters era words the early actions around its one defense.
+CLASSIC_ACTION_RULES = replace(
+    EARLY_ACTION_RULES,
+    intimidate_target="defense",
+    evade_gains="defense gains",
+    evade_stays="defense stays as it is",
+)
+
+
 @dataclass(frozen=True)
 class Ruleset:
     name: str
@@ -119,19 +210,12 @@ class Ruleset:
     group_initiative: Callable[[Sequence[Levels]], Derived]
     # Each character rolls initiative alone (older text) rather than once per group.
     individual_initiative: bool
-    # Older texts: a wrestling hold does no damage, knockout does not delay the attacker,
-    # injured shooters and blasters do not delay themselves.
-    wrestling_hold_damages: bool
-    attacker_delays: bool
-    # The older texts' wording of the actions (RULES.md §5.2, §5.3, I-17, I-19): psychic
-    # attacks once per battle with a frightened target, evade adding to agility only,
-    # escape only if nothing held or hit you, the old take cover and the catch.
-    older_actions: bool = False
+    actions: ActionRules
 
     @property
     def psychic_limit(self) -> str:
         """How often distract, surprise and intimidate may be used, in the era's words."""
-        return "once per battle" if self.older_actions else "once per target"
+        return self.actions.psychic_limit
 
     @property
     def computes(self) -> frozenset[str]:
@@ -157,8 +241,7 @@ CURRENT = Ruleset(
     initiative=initiative_group,
     group_initiative=group_initiative_best,
     individual_initiative=False,
-    wrestling_hold_damages=True,
-    attacker_delays=True,
+    actions=CURRENT_ACTION_RULES,
 )
 
 EARLY = Ruleset(
@@ -171,9 +254,7 @@ EARLY = Ruleset(
     initiative=initiative_001,
     group_initiative=group_initiative_individual,
     individual_initiative=True,
-    wrestling_hold_damages=False,
-    attacker_delays=False,
-    older_actions=True,
+    actions=EARLY_ACTION_RULES,
 )
 
 CLASSIC = Ruleset(
@@ -186,9 +267,7 @@ CLASSIC = Ruleset(
     initiative=initiative_001,
     group_initiative=group_initiative_individual,
     individual_initiative=True,
-    wrestling_hold_damages=False,
-    attacker_delays=False,
-    older_actions=True,
+    actions=CLASSIC_ACTION_RULES,
 )
 
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (CURRENT, EARLY, CLASSIC)}

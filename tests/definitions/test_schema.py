@@ -15,9 +15,11 @@ import yaml
 from typer.testing import CliRunner
 
 from scratchpress.cli.app import app
-from scratchpress.definitions.campaign import RESERVED_FILES, SETTINGS_FILE, load_campaign
+from scratchpress.definitions.campaign import load_campaign
+from scratchpress.definitions.files import RESERVED_FILES
 from scratchpress.definitions.models import ENTRY_MODELS, CharacterDef
 from scratchpress.definitions.schema import DIALECT, definitions_schema, settings_schema
+from scratchpress.definitions.settings import SETTINGS_FILE
 from scratchpress.problems import InputError
 from scratchpress.rules.abilities import (
     CHARACTER_ABILITIES,
@@ -242,7 +244,7 @@ def test_ability_names_are_the_catalogues() -> None:
 
 
 def test_enumerations_are_listed() -> None:
-    build = settings_schema()["$defs"]["BuildDefaults"]["properties"]
+    build = settings_schema()["$defs"]["BuildOptions"]["properties"]
     assert build["cards"]["enum"] == ["poker", "index"]
     assert settings_schema()["properties"]["paper"]["enum"] == ["letter", "a4"]
     event = definitions_schema()["$defs"]["Event"]["properties"]
@@ -300,8 +302,9 @@ def test_schema_help_lists_the_choices_and_an_example() -> None:
 
 
 def test_the_starter_campaign_validates() -> None:
-    new = pytest.importorskip("scratchpress.cli.new")
-    files: dict[str, str] = new.starter_files()
+    from scratchpress.content.starters import starter_files
+
+    files = {name: data.decode("utf-8") for name, data in starter_files().items()}
     checked = 0
     for name, text in files.items():
         path = Path(name)

@@ -15,13 +15,25 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
 
+from scratchpress.build import build_documents
+from scratchpress.definitions.models import BuildOptions
 from scratchpress.documents.base import PAPER_MM
 from scratchpress.documents.calibrate import (
     TOOTH_MM,
     ZERO_EXTRA_MM,
     CalibrationOptions,
-    write_calibration,
+    calibration_document,
 )
+
+
+def write_calibration(path: Path, options: CalibrationOptions) -> list[str]:
+    """The sheet written through the build's own render and write path, as `calibrate` does."""
+    report = build_documents(
+        [calibration_document(options, path.name)], path.parent, BuildOptions(paper=options.paper)
+    )
+    assert report.problems == [] and report.written[0].path == path
+    return report.warnings
+
 
 PT_TO_MM = 25.4 / 72
 TOLERANCE_MM = 0.05

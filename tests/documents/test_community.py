@@ -17,6 +17,7 @@ from scratchpress.build import BuildReport, build
 from scratchpress.content.careers import career_problems
 from scratchpress.content.loader import resilience_content
 from scratchpress.definitions.campaign import load_campaign
+from scratchpress.definitions.models import CommunityDef
 from scratchpress.documents import registry
 from scratchpress.documents.base import BuildOptions
 from scratchpress.documents.community import (
@@ -25,10 +26,11 @@ from scratchpress.documents.community import (
     project_ledger,
 )
 from scratchpress.problems import Problem
+from scratchpress.resources import examples_dir
 from scratchpress.rules.community import DEFENSES, plan_project
 from scratchpress.statblocks import compute_campaign
 
-from conftest import WriteCampaign
+from conftest import ExampleBuild, WriteCampaign
 
 LETTER = (612.0, 792.0)
 A4 = (595.0, 842.0)
@@ -86,13 +88,15 @@ def _text(pdf: Path, page: int | None = None) -> str:
     return "\n".join(p.extract_text() for p in chosen)
 
 
-@pytest.fixture
-def built(
-    write_campaign: WriteCampaign, tmp_path: Path, community_kind: None
-) -> tuple[Path, BuildReport]:
-    folder = write_campaign({"town.yaml": CAMPAIGN})
-    out = tmp_path / "out"
-    return out, _build(folder, out)
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, BuildReport]:
+    """Built once for the module's tests, which only read it."""
+    root = tmp_path_factory.mktemp("community")
+    (root / "town.yaml").write_text(CAMPAIGN, encoding="utf-8")
+    out = root / "out"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(registry.KINDS, "community", "community")
+        return out, _build(root, out)
 
 
 def test_one_two_page_pdf_per_community_without_warnings(built: tuple[Path, BuildReport]) -> None:
@@ -235,15 +239,12 @@ def test_illegal_logged_project_is_flagged_on_the_worksheet(
     assert "a small project develops at most 3 levels, this one develops 4" in text
 
 
-def test_example_campaign_sheet(tmp_path: Path, community_kind: None) -> None:
-    from scratchpress.resources import examples_dir
-
-    report = _build(examples_dir(), tmp_path)
-    (written,) = report.written
-    assert written.path.name == "community-lantern-weir.pdf"
-    assert written.pages == 2
-    assert report.warnings == []
-    text = _text(written.path)
+def test_example_campaign_sheet(example_build: ExampleBuild) -> None:
+    (path,) = example_build.kinds()["community"]
+    assert path.name == "community-lantern-weir.pdf"
+    assert len(PdfReader(path).pages) == 2
+    assert "warning:" not in example_build.stderr
+    text = _text(path)
     assert "AFTER YEAR 1" in text
     assert "Passes the creation check" in text
 
@@ -343,3 +344,59 @@ def test_unknown_career_without_a_close_name_lists_them(write_campaign: WriteCam
         campaign, compute_campaign(campaign), resilience_content(campaign).careers
     )
     assert problem.message.startswith("unknown career 'Xylophonist'; known: Farmer, ")
+
+
+# -------------------- formerly tests/documents/test_community_year.py
+# The community worksheet plays each year in the rules' order: event, projects, bonus.
+
+
+def _lantern_weir() -> CommunityDef:
+    campaign = load_campaign([examples_dir()])
+    found: CommunityDef = next(
+        c.definition for c in campaign.communities if c.name == "Lantern Weir"
+    )
+    return found
+
+
+def test_the_event_strikes_before_the_years_projects() -> None:
+    # Lantern Weir is founded at economy 12, environment 7, equity 11. In year 1 the Weeping
+    # Dam takes 7 economy (damage 6, +1 for the failed challenge); then Priya's cisterns (+3 environment, rolls 15 against 13)
+    # succeed, Dan's greenhouses (13) fail on a 9, Lena's wagon (+3 economy -1
+    # environment, 8) succeeds on an 11, Tom's lottery (+2 equity -2 economy) is automatic;
+    # the GM gives +1 environment and +1 equity. The year ends at 6, 10, 14.
+    ledger = project_ledger(_lantern_weir())
+    befores = [entry.before for entry in ledger.entries]
+    assert befores[0] == {"economy": 5, "environment": 7, "equity": 11}
+    assert [entry.result for entry in ledger.entries] == [
+        "success",
+        "failed",
+        "success",
+        "automatic",
+    ]
+    afters = [entry.after for entry in ledger.entries]
+    assert afters[-1] == {"economy": 6, "environment": 9, "equity": 13}
+    assert ledger.now == {"economy": 6, "environment": 10, "equity": 14}
+
+
+def test_no_value_on_the_worksheet_is_one_the_table_never_saw() -> None:
+    # Applied before the event, Lena's wagon would have taken economy to 15.
+    ledger = project_ledger(_lantern_weir())
+    seen = [entry.before["economy"] for entry in ledger.entries]
+    seen += [entry.after["economy"] for entry in ledger.entries if entry.after]
+    assert max(seen) == 8  # Lena's wagon, after the dam took 7
+    assert 15 not in seen
+
+
+def test_the_year_sheet_shows_the_years_attack_and_where_it_comes_from() -> None:
+    from scratchpress.content.loader import resilience_content
+    from scratchpress.documents.base import BuildOptions
+    from scratchpress.documents.community import year_sheets_context
+
+    river = next(e for e in resilience_content(None).events if e.id == "the-river-moves")
+    first, third = year_sheets_context([(1, river), (3, river)], None, None, BuildOptions())[
+        "years"
+    ]
+    assert (first["bonus"], first["damage"], first["bonus_why"]) == ("+8", "6", "")
+    assert (third["bonus"], third["damage"]) == ("+10", "7")
+    assert third["bonus_why"] == "card +8, year 3 +2"
+    assert third["damage_why"] == "card 6, year 3 +1"

@@ -35,6 +35,8 @@ from scratchpress.resources import examples_dir
 from scratchpress.rules.character import CharacterStats
 from scratchpress.statblocks import Computed, compute_campaign
 
+from conftest import Cli, WriteCampaign
+
 LETTER_PT = (612.0, 792.0)
 A4_PT = (595.28, 841.89)
 
@@ -180,7 +182,7 @@ def test_one_card_per_group_and_character(example: tuple[Campaign, Computed]) ->
     ]
     assert sum(len(c["members"]) for c in groups) == ROOKERY_ROWS + WARDENS_ROWS
     # Wider index cards hold every member row on one card.
-    index = _cards(computed, card_size="index")
+    index = _cards(computed, cards="index")
     assert [c["title"] for c in index if c["kind"] == "group"] == ["The Rookery", "Weir Wardens"]
 
 
@@ -368,7 +370,7 @@ def _assert_group_numbers(text: str, computed: Computed) -> None:
 def test_index_cards_fit_four_to_a_landscape_page(
     rendered: Callable[..., tuple[BuildReport, PdfReader]],
 ) -> None:
-    report, reader = rendered(card_size="index")
+    report, reader = rendered(cards="index")
     assert report.warnings == []
     groups, characters = _card_counts(_text(reader))
     assert (groups, characters) == (2, CHARACTERS)  # every member row fits one index card
@@ -422,3 +424,63 @@ def test_cards_print_each_roll_as_the_sheet_does(example: tuple[Campaign, Comput
             assert row["bonus"] == _roll_text(actions[row["name"]])[0], (card["title"], row)
             bare += row["bonus"] == "d20"
     assert bare  # the example has attacks rolled on the bare die (basic attacks)
+
+
+# -------------------- formerly tests/documents/test_initiative_names.py
+# Initiative cards print whole names, and say so when one must be cut.
+
+PARTY = """
+characters:
+  - name: {name}
+    group: {group}
+    abilities: {{toughness: 2, detection: 1}}
+  - name: Bo
+    group: {group}
+    abilities: {{toughness: 2}}
+"""
+
+
+def _cards_names(folder: Path) -> list[dict[str, object]]:
+    campaign = load_campaign([folder])
+    return initiative.all_cards(compute_campaign(campaign), BuildOptions())
+
+
+def test_a_long_name_takes_the_labels_room_before_a_letter_is_cut(
+    write_campaign: WriteCampaign,
+) -> None:
+    # 23 letters of Greek in Lato Black do not fit beside "CHARACTER" at the smallest
+    # size; without the label they do, so the band drops the label and keeps every letter.
+    name = "Αλέξανδρος Κωνσταντίνου"
+    folder = write_campaign({"party.yaml": PARTY.format(name=name, group="Dam")})
+    card = next(c for c in _cards_names(folder) if c["title"] == name)
+    assert card["band_title"] == name
+    assert card["band_label"] == ""
+    assert initiative.shortened(_cards_names(folder)) == []
+
+
+def test_a_member_line_steps_down_in_size_before_it_cuts(write_campaign: WriteCampaign) -> None:
+    name = "Marisol Achterberg-Oduya"
+    folder = write_campaign({"party.yaml": PARTY.format(name=name, group="Dam")})
+    group = next(c for c in _cards_names(folder) if c["kind"] == "group")
+    member = next(m for m in group["members"] if m["name"] == name)  # type: ignore[attr-defined]
+    assert member["shown"] == name
+    size = float(member["name_size"].removesuffix("pt"))
+    assert initiative.TYPE_FLOOR_PT <= size < initiative.METRICS["poker"].member_pt
+
+
+def test_a_name_that_cannot_fit_warns_and_fails_with_strict(
+    write_campaign: WriteCampaign, cli: Cli
+) -> None:
+    name = "Wilhelmina Konstantinopoulou-Vandersloot of the Long Weir"
+    folder = write_campaign({"party.yaml": PARTY.format(name=name, group="Dam")})
+    args = ["build", str(folder), "-o", "out", "--only", "initiative", "-j", "1"]
+    relaxed = cli(*args)
+    assert relaxed.exit_code == 0, relaxed.output
+    lines = relaxed.stderr.splitlines()
+    line = next((text for text in lines if "name on the group card" in text), None)
+    assert line is not None, relaxed.stderr
+    assert line.startswith(f'initiative-cards.pdf: entry "{name}": name on the group card:')
+    assert "shortened to fit the initiative card: prints '" in line
+    strict = cli(*args, "--strict")
+    assert strict.exit_code == 1
+    assert "--strict:" in strict.stderr

@@ -14,8 +14,8 @@ from scratchpress.build import BuildSettings, build
 from scratchpress.definitions.campaign import load_campaign
 from scratchpress.documents.base import BuildOptions
 from scratchpress.render import engine
+from scratchpress.render.jobs import Job
 from scratchpress.render.merged import MOST_PARTS, merge_jobs
-from scratchpress.render.pool import Job
 from scratchpress.statblocks import compute_campaign
 
 PARTY = """\

@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ...render.measure import text_width_mm
+from ...typesetting.fonts import FACES
+from ...typesetting.measure import text_width_mm
 from .imposition import Layout
 
 GAP_MM = 7.0  # booklet.html/.css: the columns' gap, .toc-number width, .toc-sections indent
@@ -49,12 +50,12 @@ def _height_mm(chapter: dict[str, Any], layout: Layout, column_mm: float) -> flo
     body = layout.body_pt
     line_mm = (1.42 if layout.small else 1.45) * body * 25.4 / 72
     width = column_mm - GAP_MM - NUMBER_MM  # after the number, or the sections' indent
-    heading = _lines(chapter["title"], "Lato-Bold.ttf", body * CHAPTER_EM, width)
+    heading = _lines(chapter["title"], FACES["sans-bold"], body * CHAPTER_EM, width)
     height = heading * line_mm * CHAPTER_EM + CHAPTER_BOTTOM_MM
     if chapter["sections"]:
         height += SECTIONS_TOP_MM
     for section in chapter["sections"]:
-        lines = _lines(section["title"], "CharisSIL-Regular.ttf", body, width)
+        lines = _lines(section["title"], FACES["serif"], body, width)
         height += lines * line_mm + SECTION_PADDING_MM
     return height
 

@@ -12,10 +12,10 @@ from typing import Any, Literal
 
 import pikepdf
 
+from ...typesetting.units import PT_PER_MM
 from ..base import BuildOptions
 
 BookletPaper = Literal["letter", "a4", "a5", "half-letter"]
-PT_PER_MM = 72 / 25.4
 
 
 @dataclass(frozen=True)

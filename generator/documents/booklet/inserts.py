@@ -18,7 +18,6 @@ from markdown_it.token import Token
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ...content.loader import resilience_content
-from ...definitions.campaign import Source, _validation_problems
 from ...definitions.resilience_models import (
     DEFENSES,
     MAX_PROJECT_DEVELOPMENT,
@@ -26,6 +25,8 @@ from ...definitions.resilience_models import (
     ProjectIdea,
     Threat,
 )
+from ...definitions.validation import Source
+from ...definitions.validation import validation_problems as _validation_problems
 from ...definitions.yamlsafe import load_yaml
 from ...problems import InputError, Problem
 from ...rules import CharacterStats, CommunityStats, VehicleStats

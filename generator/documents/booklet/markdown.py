@@ -24,12 +24,12 @@ from ...render.confine import RefusedResource
 from ...render.images import ImageProblem, portrait_data_url
 from ...render.names import slug
 from ...render.templating import render_html
+from ...typesetting.units import MM_PER_INCH
 from .inserts import INSERT_FENCE, insert_view
 from .source import BookletContext, ChapterFile, campaign_file, relative_path
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp")
 IMAGE_DPI = 150  # the size an image prints at when it is smaller than the text column
-MM_PER_INCH = 25.4
 
 
 def markdown() -> MarkdownIt:

@@ -16,7 +16,9 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
-from ...definitions.campaign import Campaign, Source, _validation_problems, display_path
+from ...definitions.campaign import Campaign, Source
+from ...definitions.files import display_path
+from ...definitions.validation import validation_problems as _validation_problems
 from ...definitions.yamlsafe import load_yaml
 from ...problems import InputError, Problem
 from ...render.confine import RefusedResource, check_local_file

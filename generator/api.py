@@ -1,0 +1,808 @@
+"""scratchpress as a library: the front door for scripts, notebooks and our own CLI.
+
+Everything a command does is one call here, with the same rules the CLI follows::
+
+    from scratchpress import api
+
+    found = api.find_campaign()              # this folder, a folder above it, or the example
+    opened = api.open_campaign(found)        # read, validate and compute every stat block
+    report = api.check(opened)               # every problem as data
+    result = api.build(opened, {"paper": "a4", "only": ["sheets"]})
+
+Problems with the input raise :class:`InputError` (its ``problems`` are data, each with
+its file, line, entry and field); a request that cannot work as asked raises
+:class:`UsageError`; a file that cannot be read or written raises :class:`CannotRead` or
+:class:`CannotWrite`. Nothing here prints or exits: the CLI (``scratchpress.cli``) parses,
+calls one function, prints and picks the exit code. docs/api.md walks through it.
+
+This module is long on purpose: it is the whole public surface in one place, each
+function a few lines over the layers below it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, get_args
+
+from pydantic import ValidationError
+
+from . import __version__
+from .build import BuildInterrupted, BuildReport, BuildSession, BuildSettings, OutputBusy, Written
+from .definitions.campaign import Campaign, load_campaign
+from .definitions.files import display_path, is_definitions_file
+from .definitions.models import (
+    BUILD_KINDS,
+    Backs,
+    BuildOptions,
+    CardSize,
+    DuplexEdge,
+    Impose,
+    Paper,
+    Ruleset,
+    Settings,
+    Units,
+)
+from .definitions.settings import SETTINGS_FILE
+from .definitions.yamlsafe import ParseMemo
+from .npcs import MAX_COUNT as MAX_ROSTER
+from .problems import InputError, Problem, UsageError, safe_text
+from .render.files import CannotRead, CannotWrite, write_file
+from .resilience import Draw
+from .rules.abilities import closest
+from .rules.community import DEFENSES
+from .statblocks import Computed, compute_campaign
+
+if TYPE_CHECKING:
+    from .definitions.importer import ImportResult
+    from .documents.resilience_text import FoundCommunity
+    from .npcs.spec import Plan as RosterPlan
+    from .render.theme import ThemeInit
+    from .rules.simulate import Simulation
+
+__all__ = [
+    "BUILD_KINDS",
+    "DEFENSES",
+    "MAX_ROSTER",
+    "Backs",
+    "BuildInterrupted",
+    "BuildOptions",
+    "BuildReport",
+    "BuildSession",
+    "CannotRead",
+    "CannotWrite",
+    "CardSize",
+    "CheckReport",
+    "Computed",
+    "Draw",
+    "DuplexEdge",
+    "Found",
+    "Impose",
+    "InputError",
+    "Opened",
+    "OutputBusy",
+    "Paper",
+    "Problem",
+    "Roster",
+    "Ruleset",
+    "Units",
+    "UsageError",
+    "Written",
+    "__version__",
+    "archetypes",
+    "build",
+    "build_options",
+    "bundled_folders",
+    "calibrate",
+    "check",
+    "closest",
+    "definitions_yaml",
+    "display_path",
+    "draw",
+    "event_json",
+    "event_text",
+    "find_campaign",
+    "find_community",
+    "generate_roster",
+    "import_stat_blocks",
+    "init_theme",
+    "json_schema",
+    "new_campaign",
+    "open_campaign",
+    "option_choices",
+    "option_help",
+    "output_folder",
+    "project_text",
+    "simulate",
+    "simulation_png",
+    "simulation_text",
+    "size_project",
+    "stats_json",
+    "stats_text",
+    "stop_rendering",
+    "write_output",
+    "year_sheets",
+]
+
+OUTPUT = "output"  # a campaign's own output folder, and the example's in the current folder
+
+
+# ------------------------------------------------------------------------- finding one
+
+
+@dataclass(frozen=True)
+class Found:
+    """The campaign a command works on, and how it was found."""
+
+    paths: list[Path]
+    said: str | None = None  # the line saying which campaign, when the user did not name it
+    example: bool = False  # the bundled example stands in: no campaign was found here
+
+    @property
+    def root(self) -> Path:
+        """The campaign folder (the first path's folder when files were named)."""
+        first = self.paths[0]
+        return first if first.is_dir() or not first.suffix else first.parent
+
+    @property
+    def output(self) -> Path:
+        """Where its PDFs go unless told otherwise: the campaign's own ``output/``, so two
+        campaigns built from one place never mix; the example's into ``./output/``, as
+        the installed example's folder is not ours to write in."""
+        return Path(OUTPUT) if self.example else self.root / OUTPUT
+
+
+def _holds_definitions(folder: Path) -> bool:
+    try:
+        return any(is_definitions_file(p) for p in folder.iterdir())
+    except OSError:
+        return False
+
+
+def _settings_above(start: Path) -> Path | None:
+    """The nearest folder from ``start`` upwards that holds a scratchpress.toml, as git
+    and cargo find their roots."""
+    for folder in (start, *start.parents):
+        if (folder / SETTINGS_FILE).is_file():
+            return folder
+    return None
+
+
+def find_campaign(
+    paths: Sequence[Path] | Path | None = None, *, example: bool = False, start: Path | None = None
+) -> Found:
+    """The campaign named; else ``example``; else the nearest folder from ``start`` (the
+    current folder) upwards holding a scratchpress.toml; else ``start`` itself when it
+    holds definitions files; else the bundled example. Every command finds it this way."""
+    from .resources import examples_dir
+
+    named = [paths] if isinstance(paths, Path) else list(paths or [])
+    if example and named:
+        raise UsageError("give a campaign or --example, not both")
+    if named:
+        return Found(named)
+    if example:
+        return Found([examples_dir()], "campaign: the bundled example, Lantern Weir (example/)")
+    here = (start or Path.cwd()).absolute()
+    above = _settings_above(here)
+    if above == here or (above is None and _holds_definitions(here)):
+        folder = Path(".") if start is None else here
+        return Found([folder], f"campaign: this folder ({safe_text(str(here), None)})")
+    if above is not None:
+        shown = safe_text(str(above), None)
+        # Named relative to where the user stands, so messages say ../output/, not a long path.
+        folder = Path(os.path.relpath(above, here)) if start is None else above
+        return Found([folder], f"campaign: {shown} (the nearest folder above with {SETTINGS_FILE})")
+    return Found(
+        [examples_dir()],
+        "campaign: no campaign in this folder, so the bundled example, Lantern Weir"
+        " (start your own with `scratchpress new FOLDER`)",
+        example=True,
+    )
+
+
+def _here(start: Path | None = None) -> Path | None:
+    """The campaign the user stands in (in it or below it), if any."""
+    found = find_campaign(start=start)
+    return None if found.example else found.paths[0]
+
+
+# ------------------------------------------------------------------ reading and checking
+
+
+@dataclass
+class Opened:
+    """A campaign read, validated and computed."""
+
+    found: Found
+    campaign: Campaign
+    computed: Computed
+
+    @property
+    def blocking(self) -> list[Problem]:
+        """Errors that make printed numbers misleading (an unknown crew member, too many
+        minions). A printed value that differs from ours is `check`'s business, not a
+        reason to refuse stat blocks or sheets."""
+        return [p for p in self.computed.errors if "printed" not in (p.field or "").split(".")]
+
+
+def open_campaign(
+    where: Found | Sequence[Path] | Path | None = None,
+    *,
+    rules: str | None = None,
+    memo: ParseMemo | None = None,
+) -> Opened:
+    """Read and compute a campaign (found as :func:`find_campaign` finds it). ``rules``
+    overrides the campaign's ruleset. Raises :class:`InputError` with every problem."""
+    found = where if isinstance(where, Found) else find_campaign(where)
+    campaign = load_campaign(found.paths, rules, memo)
+    return Opened(found, campaign, compute_campaign(campaign))
+
+
+@dataclass
+class CheckReport:
+    """Everything `check` found, as data."""
+
+    problems: list[Problem]
+    entries: int
+    rules: str
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "warning"]
+
+
+def check(opened: Opened) -> CheckReport:
+    """Check everything a build would use: definitions, careers, events and encounters,
+    booklets, portraits and printed values. Raises :class:`InputError` only when the
+    Resilience content itself cannot be read."""
+    from .content.careers import career_definition_problems, career_problems
+    from .content.loader import content_problems, resilience_content
+    from .documents.assets import asset_problems
+    from .documents.booklet import booklet_problems
+    from .encounters import encounter_problems
+
+    campaign, computed = opened.campaign, opened.computed
+    problems = list(computed.problems)
+    problems += career_problems(campaign, computed, resilience_content(campaign).careers)
+    problems += career_definition_problems(campaign)
+    unmerged = content_problems(campaign)
+    problems += unmerged
+    if not unmerged:  # encounters are computed from the merged lists
+        problems += encounter_problems(campaign)
+    problems += booklet_problems(campaign, computed)
+    problems += asset_problems(campaign)
+    return CheckReport(problems, len(computed.blocks), computed.rules.name)
+
+
+def stats_text(opened: Opened, explain: bool = False) -> str:
+    """Stat blocks in the books' format; ``explain`` adds the rule behind each number."""
+    from .documents.text import render_text
+
+    _refuse_blocking(opened)
+    return render_text(opened.computed, explain)
+
+
+def stats_json(opened: Opened) -> list[dict[str, Any]]:
+    """Stat blocks as data (docs/json.md)."""
+    from .documents.text import render_json
+
+    _refuse_blocking(opened)
+    return render_json(opened.computed)
+
+
+def _refuse_blocking(opened: Opened) -> None:
+    if opened.blocking:
+        raise InputError(opened.blocking)
+
+
+# ---------------------------------------------------------------------------- building
+
+
+def option_choices(name: str) -> list[str]:
+    """The values a build option takes (``"paper"`` -> ``["letter", "a4"]``)."""
+    annotation = BuildOptions.model_fields[name].annotation
+    args = get_args(annotation)
+    while args and get_args(args[0]):  # tuple[Literal[...], ...] | None, for --only
+        args = get_args(args[0])
+    return [str(a) for a in args if a is not Ellipsis and a is not type(None)]
+
+
+def option_help(name: str) -> str:
+    """A build option's one-line help, as the ``[build]`` table documents it."""
+    return BuildOptions.model_fields[name].description or ""
+
+
+def build_options(campaign: Campaign, given: Mapping[str, Any] | None = None) -> BuildOptions:
+    """The options a build of ``campaign`` uses: ``given`` (None meaning "not given"; ``only``
+    may be a comma-separated string) over its ``[build]`` table over its paper and units
+    over the defaults. Raises :class:`UsageError` for a value no option takes."""
+    values = dict(given or {})
+    if isinstance(values.get("only"), str):
+        values["only"] = [k.strip().lower() for k in values["only"].split(",") if k.strip()]
+    try:
+        return campaign.settings.build_options(values)
+    except ValidationError as err:
+        lines = [
+            f"--{'.'.join(str(p) for p in e['loc'][:1]).replace('_', '-')}:"
+            f" {e['input']!r} {e['msg'].removeprefix('Value error, ')}"
+            for e in err.errors()
+        ]
+        raise UsageError("; ".join(lines)) from None
+
+
+def _default_output(found: Found) -> Path:
+    """The default output folder, refused when it is a link: it may have come inside a
+    downloaded campaign, and would send our files wherever it points. A folder named
+    with ``-o`` is the user's own choice."""
+    out = found.output
+    if out.is_symlink():
+        shown = display_path(out)
+        raise InputError(
+            [Problem("is a symbolic link; refused as the default output (name it with -o)", shown)]
+        )
+    return out
+
+
+def output_folder(found: Found, output: Path | None) -> Path:
+    """Where a build writes: ``output`` if given, else the campaign's own output folder."""
+    out = output if output is not None else _default_output(found)
+    if out.exists() and not out.is_dir():
+        raise InputError([Problem("-o: not a folder (an output folder is needed)", str(out))])
+    return out
+
+
+def build(
+    opened: Opened,
+    given: Mapping[str, Any] | BuildOptions | None = None,
+    output: Path | None = None,
+    *,
+    use_cache: bool = True,
+    cache_dir: Path | None = None,
+    force: bool = False,
+    wait: bool = True,
+    session: BuildSession | None = None,
+    progress: Callable[[Written], None] | None = None,
+    on_rendered: Callable[[int, int], None] | None = None,
+    on_wait: Callable[[], None] | None = None,
+) -> BuildReport:
+    """Render every printable of the campaign into ``output`` (default: its own output
+    folder), with ``given`` options merged as the CLI merges them (:func:`build_options`).
+    Raises :class:`InputError` when errors would make the printed numbers wrong,
+    :class:`OutputBusy` when ``wait`` is off and another build holds the folder, and
+    :class:`BuildInterrupted` on Ctrl-C (what was written is kept)."""
+    from .build import build as run_build
+
+    _refuse_blocking(opened)
+    options = given if isinstance(given, BuildOptions) else build_options(opened.campaign, given)
+    out = output_folder(opened.found, output)
+    settings = BuildSettings(
+        jobs=options.jobs,
+        use_cache=use_cache,
+        cache_dir=cache_dir,
+        force=force,
+        wait=wait,
+        png=options.png,
+    )
+    report = run_build(
+        opened.computed,
+        opened.campaign,
+        options,
+        out,
+        list(options.only) if options.only else None,
+        settings=settings,
+        session=session,
+        progress=progress,
+        on_rendered=on_rendered,
+        on_wait=on_wait,
+    )
+    report.options = options
+    return report
+
+
+def calibrate(
+    campaign: Path | None,
+    output: Path | None = None,
+    given: Mapping[str, Any] | None = None,
+    **render: Any,
+) -> BuildReport:
+    """The duplex test sheet, through the build's render and write path. ``output`` is
+    a folder, or a file name to give the sheet; ``given`` may set paper and duplex_edge.
+    Without a campaign, the one the user stands in gives its settings, if any."""
+    from .build import build_documents
+    from .documents.calibrate import CalibrationOptions, calibration_document
+
+    folder = campaign if campaign is not None else _here()
+    settings = _settings(folder)
+    options = settings.build_options(given)
+    name = None
+    if output is None:
+        out = _default_output(Found([folder or Path(".")], example=folder is None))
+    elif output.is_dir() and not output.is_symlink():
+        out = output  # `-o DIR`: the usual name inside it
+    else:
+        out, name = output.parent, output.name
+    document = calibration_document(
+        CalibrationOptions(
+            paper=options.paper,
+            duplex_edge=options.duplex_edge,
+            duplex_offset_mm=settings.duplex_offset_mm,
+        ),
+        name,
+    )
+    return build_documents([document], out, options, root=folder, **render)
+
+
+def _settings(folder: Path | None) -> Settings:
+    from .definitions.settings import load_settings
+
+    if folder is None:
+        return Settings()
+    problems: list[Problem] = []
+    settings = load_settings(folder, None, problems)
+    if problems:
+        raise InputError(problems)
+    return settings
+
+
+# ------------------------------------------------------------------------------ roster
+
+
+@dataclass(frozen=True)
+class Roster:
+    """Generated NPCs as definitions YAML, with how to make them again."""
+
+    text: str
+    seed: str
+    seed_given: bool
+    plan: RosterPlan
+    npcs: list[Any]
+    note: str | None  # said once: names repeated because the name lists ran out
+
+
+def archetypes() -> list[tuple[str, str]]:
+    """The archetypes `generate_roster` takes, each with what it is good at."""
+    from .npcs import archetype_summaries
+
+    return archetype_summaries()
+
+
+def generate_roster(
+    count: int,
+    *,
+    campaign: Path | None = None,
+    output: Path | None = None,
+    cp: int | None = None,
+    max_level: int | None = None,
+    career: str | None = None,
+    archetype: str | None = None,
+    name_prefix: str = "",
+    group: str | None = None,
+    seed: str | None = None,
+) -> Roster:
+    """Random NPCs that spend exactly ``cp`` with no ability above ``max_level``. They join
+    ``campaign`` (default: the one the user stands in): its names are not reused, its
+    careers count and its cp / max_level are the defaults. ``output``, the file the roster
+    will replace, is left out of the campaign. Raises :class:`UsageError` for a roster
+    that cannot be made, :class:`InputError` for a campaign that cannot be read."""
+    from .content.loader import resilience_content
+    from .npcs import RosterError, RosterSpec, name_note, roster_yaml, seed_value
+
+    chosen_seed = seed if seed is not None else str(secrets.randbelow(1_000_000))
+    folder = campaign if campaign is not None else _here()
+    try:
+        loaded = _roster_campaign(folder, output) if folder is not None else None
+        settings = loaded.settings if loaded is not None else None
+        spec = RosterSpec(
+            count=count,
+            cp=cp if cp is not None else (settings.cp if settings else 10),
+            max_level=max_level
+            if max_level is not None
+            else (settings.max_level if settings else 4),
+            archetype=archetype,
+            career=career,
+            name_prefix=name_prefix,
+            group=group,
+            seed=seed_value(chosen_seed),
+            avoid_names=_taken_names(loaded, output) if loaded is not None else (),
+            campaign=str(folder) if folder is not None else None,
+        )
+        careers = resilience_content(loaded).careers if career is not None else []
+        text, plan, npcs = roster_yaml(spec, careers)
+    except RosterError as err:
+        raise UsageError(str(err)) from None
+    return Roster(text, chosen_seed, seed is not None, plan, npcs, name_note(npcs))
+
+
+def _same_file(shown: str, output: Path | None) -> bool:
+    return output is not None and Path(shown).resolve() == output.resolve()
+
+
+def _roster_campaign(folder: Path, output: Path | None) -> Campaign:
+    """The campaign the roster joins. A file about to be replaced is not part of it: its
+    names are free again, so regenerating it with --force gives the same file."""
+    from .definitions.files import campaign_files
+    from .definitions.settings import load_settings
+    from .npcs import RosterError
+
+    if not folder.is_dir():
+        raise RosterError(f"{folder}: not a campaign folder")
+    _, files = campaign_files([folder])
+    keep = [f for f in files if not _same_file(str(f), output)]
+    if not keep:  # only the file being replaced: the campaign holds nothing else yet
+        problems: list[Problem] = []
+        settings = load_settings(folder, None, problems)
+        if problems:
+            raise InputError(problems)
+        return Campaign(root=folder, settings=settings)
+    return load_campaign(keep)
+
+
+def _taken_names(campaign: Campaign, output: Path | None) -> tuple[str, ...]:
+    return tuple(c.name for c in campaign.characters if not _same_file(c.source.file, output))
+
+
+# -------------------------------------------------------------------------- resilience
+
+
+def find_community(ref: str, campaign: Path | None = None) -> FoundCommunity:
+    """The community ``ref`` names: a campaign file or folder holding one, or a name looked
+    up in ``campaign``, else in the campaign the user stands in, else in the example."""
+    from .resilience import find_community as find
+
+    return find(ref, campaign, _here() if campaign is None else None)
+
+
+def size_project(
+    players: int | None,
+    develop: Mapping[str, int],
+    sacrifice: Mapping[str, int],
+    community: str | None = None,
+    campaign: Path | None = None,
+) -> tuple[dict[str, Any], list[str]]:
+    """A community project checked against the rules: its report (as data) and the rules
+    it breaks. Without ``community``, ``campaign``'s only community is used, if it names
+    one. Raises :class:`UsageError` when the number of players is unknown or impossible."""
+    from .documents.resilience_text import project_report
+    from .rules.community import plan_project, project_size
+
+    if community is None:
+        # The campaign named, else the one the user stands in: its one community.
+        folder = campaign if campaign is not None else _here()
+        community, campaign = (str(folder) if folder is not None else None), None
+    found = find_community(community, campaign) if community is not None else None
+    if players is None:
+        players = found.definition.players if found is not None else None
+        if players is None:
+            raise UsageError("--players is required (1-7), or a --community that sets players:")
+    try:
+        project_size(players)
+    except ValueError as err:
+        return {}, [str(err)]
+    plan = plan_project(players, dict(develop), dict(sacrifice), found.now if found else None)
+    return project_report(plan, players, found), list(plan.problems)
+
+
+def draw(
+    campaign: Path | None = None,
+    years: int = 1,
+    seed: str | None = None,
+    first_year: int | None = None,
+) -> Draw:
+    """The year's events, drawn without repeats from the built-in deck and the campaign's
+    own (default: the campaign the user stands in, else the built-in deck only)."""
+    from .resilience import draw as draw_years
+
+    return draw_years(campaign if campaign is not None else _here(), years, seed, first_year)
+
+
+def year_sheets(
+    drawn: Draw,
+    output: Path,
+    given: Mapping[str, Any] | None = None,
+    **render: Any,
+) -> BuildReport:
+    """A GM year sheet per drawn event, written to ``output`` (a PDF file name) through
+    the build's render and write path. ``given`` may set paper and ink_saver."""
+    from .build import build_documents
+    from .documents.community import year_sheets_document
+
+    settings = drawn.campaign.settings if drawn.campaign is not None else Settings()
+    options = settings.build_options(given)
+    root = drawn.campaign.root if drawn.campaign is not None else None
+    # The ruled lines per page are estimated from the text; should a page still run over,
+    # take a line off every page and render again (one event must stay one page).
+    for fewer in range(8):
+        document = year_sheets_document(
+            drawn.years, drawn.community, drawn.now, options, output.name, fewer
+        )
+        report = build_documents([document], output.parent, options, root=root, **render)
+        if report.problems or not report.written or report.pages <= len(drawn.years):
+            break
+    return report
+
+
+def simulate(
+    campaign: Path | None = None,
+    years: int = 10,
+    runs: int = 1000,
+    seed: str = "1",
+    policy: Literal["passive", "balanced", "greedy"] = "balanced",
+) -> tuple[Simulation, str | None]:
+    """Play the campaign's community (default: the one the user stands in, else 10/10/10
+    with 4 players) through ``years`` years, ``runs`` times; returns the result and the
+    community's name. Raises :class:`UsageError` for impossible numbers."""
+    from .documents.community import current_defenses, latest_year
+    from .resilience import (
+        DEFAULT_PLAYERS,
+        DEFAULT_START,
+        campaign_and_events,
+        only_community,
+        party_levels,
+    )
+    from .rules.simulate import simulate as play
+    from .rules.year import seed_value
+
+    loaded, events = campaign_and_events(campaign if campaign is not None else _here())
+    community = only_community(loaded)
+    start = current_defenses(community) if community is not None else dict(DEFAULT_START)
+    players = (community.players if community is not None else None) or DEFAULT_PLAYERS
+    try:
+        result = play(
+            events,
+            start,
+            players,
+            years,
+            runs,
+            seed_value(seed),
+            policy,
+            party_levels(loaded),
+            # A campaign in play goes on from its next year, when the years are harder.
+            first_year=latest_year(community) + 1 if community is not None else 1,
+        )
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    return result, community.name if community is not None else None
+
+
+def project_text(report: Mapping[str, Any]) -> str:
+    """A project report (from :func:`size_project`) as the GM reads it."""
+    from .documents.resilience_text import project_text as text
+
+    return text(dict(report))
+
+
+def event_text(year: int, event: Any, now: Mapping[str, int] | None = None) -> str:
+    """A drawn event as text; ``now`` (the community before it) for the first year."""
+    from .documents.resilience_text import event_text as text
+
+    return text(year, event, dict(now) if now is not None else None)
+
+
+def event_json(year: int, event: Any) -> dict[str, Any]:
+    """A drawn event as data."""
+    from .documents.resilience_text import event_json as as_json
+
+    result: dict[str, Any] = as_json(year, event)
+    return result
+
+
+def simulation_text(result: Simulation, community: str | None) -> str:
+    """A simulation's spread by year, as text."""
+    from .documents.resilience_text import simulation_text as text
+
+    return text(result, community)
+
+
+def simulation_png(result: Simulation) -> bytes:
+    """The three E's by year, as a PNG picture."""
+    from .documents.resilience_text import simulation_png as draw_png
+
+    return draw_png(result)
+
+
+# ------------------------------------------------------------------- files of our own
+
+
+def write_output(path: Path, data: bytes, force: bool = True) -> None:
+    """Write a file the user named (atomically, never through a link). Without ``force``,
+    an existing file is refused: it may hold a GM's edits. Raises :class:`CannotWrite`."""
+    shown = display_path(path)
+    if not force and path.exists() and not path.is_symlink():  # a link: the writer refuses
+        raise CannotWrite(shown, "exists; it may hold a GM's edits. Use --force to replace it")
+    write_file(path, data, shown=shown)
+
+
+def import_stat_blocks(text_file: Path) -> ImportResult:
+    """Stat blocks read from a text file in the books' format (or wiki HTML, or its feed
+    of revisions). Raises :class:`CannotRead`."""
+    from .definitions.files import NotText, RefusedFile, read_text_capped
+    from .definitions.importer import read_stat_blocks
+
+    shown = display_path(text_file)
+    try:
+        text = read_text_capped(text_file)
+    except FileNotFoundError:
+        raise CannotRead(shown, "no such file") from None
+    except UnicodeDecodeError as err:
+        # NotText already says on which line and column, and what to do.
+        why = (
+            f"line {err.line}: {err.message}"
+            if isinstance(err, NotText)
+            else f"not UTF-8 text (byte {err.start})"
+        )
+        raise CannotRead(shown, why) from None
+    except (OSError, RefusedFile) as err:
+        why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise CannotRead(shown, why) from None
+    return read_stat_blocks(text, shown)
+
+
+def definitions_yaml(result: ImportResult) -> str:
+    """Imported stat blocks as a definitions file."""
+    from .definitions.importer import dump_definitions
+
+    return dump_definitions(result.definitions)
+
+
+def json_schema(kind: Literal["definitions", "settings"]) -> dict[str, Any]:
+    """The JSON Schema editors use to check a campaign's YAML files or scratchpress.toml."""
+    from .definitions.schema import SCHEMAS
+
+    schema: dict[str, Any] = SCHEMAS[kind]()
+    return schema
+
+
+def new_campaign(folder: Path, from_example: bool = False) -> list[str]:
+    """Start a campaign in ``folder`` (new or empty): a starter of small commented files,
+    or a copy of the example; with the editor schemas beside them. Returns the files
+    written. Raises :class:`CannotWrite`."""
+    from .content.starters import campaign_files
+
+    shown = safe_text(str(folder), None)
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        raise CannotWrite(shown, "a file or link is in the way")
+    if folder.is_dir() and any(folder.iterdir()):
+        raise CannotWrite(shown, "not empty; give a new folder name (nothing was written)")
+    files = campaign_files(from_example)
+    files.update(
+        {
+            f".scratchpress/{kind}.schema.json": json.dumps(json_schema(kind), indent=2).encode()
+            for kind in ("definitions", "settings")
+        }
+    )
+    for name, data in files.items():
+        write_file(folder / name, data, folder, shown=display_path(folder / name))
+    return list(files)
+
+
+def init_theme(campaign: Path, force: bool = False) -> ThemeInit:
+    """Copy the default templates and stylesheets into ``campaign``/theme/, to edit."""
+    from .render.theme import init_theme as init
+
+    if not campaign.is_dir():
+        raise CannotWrite(display_path(campaign), "no such folder")
+    return init(campaign, force)
+
+
+def stop_rendering() -> None:
+    """Ask a running build's render workers to stop (a signal handler's job: Ctrl-C or
+    SIGTERM); what is finished is kept."""
+    from .render.pool import STOP
+
+    STOP.set()
+
+
+def bundled_folders() -> list[Path]:
+    """Our own templates and fonts: what every build also depends on."""
+    from .resources import fonts_dir, templates_dir
+
+    return [templates_dir(), fonts_dir()]

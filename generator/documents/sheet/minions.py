@@ -1,0 +1,179 @@
+"""The back of a leader's sheet: a frame for each of their minions, blank frames for the
+minions they may still recruit, and the command budget. ``back_fit`` picks the roomiest
+type and note budget that keep it one page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...rules import CharacterStats
+from ...rules.abilities import CHARACTER_CATEGORIES, category_of
+from ...rules.minions import MAX_MINIONS
+from ...statblocks import Block, Computed
+from ...typesetting.measure import wrapped_lines
+from . import panels
+from .layout import ability_lead_mm
+from .metrics import (
+    ACTION_HEAD_MM,
+    BACK_COMPACT,
+    BACK_HEAD_MM,
+    BACK_NAME_MM,
+    BACK_NOTES_MM,
+    BLANK_FRAME_MM,
+    DESCRIPTION_TYPE,
+    FOOT_MM,
+    FRAME_ABILITIES_MM,
+    FRAME_CHROME_MM,
+    FRAME_ID_MM,
+    FRAME_NUMBERS_MM,
+    LEGEND_MM,
+    LETTER_WIDTH_MM,
+    MINION_NAME_TYPE,
+    MINION_NOTE_LIMITS,
+    NAME_FACE,
+    NAME_TYPE,
+    NOTE_FACE,
+    ROOMY,
+    SAFETY_MM,
+    TRACK_MM,
+)
+from .rows import ability_row, action_row
+from .text import MINION_DESCRIPTION_MAX, cut, name_size, whole
+
+# Write-in lines on a blank minion frame (abilities); each line is 7 mm apart.
+BLANK_ABILITY_LINES = 4
+
+
+def frame_height(block: Block, compact: bool, note_limit: int | None, width_mm: float) -> float:
+    """A minion's frame on the back, estimated at the roomy or the compact type."""
+    stats = panels.character_stats(block)
+    d = BACK_COMPACT if compact else ROOMY
+    lost = LETTER_WIDTH_MM - width_mm
+    text = cut(block.description, description_limit(note_limit))
+    if text != whole(block.description):
+        text += " see p. 3"
+    name_pt, name_line = MINION_NAME_TYPE[name_size(block.name)]
+    desc_pt, desc_line = DESCRIPTION_TYPE["normal"]
+    name = wrapped_lines(block.name, NAME_FACE, name_pt, FRAME_ID_MM - lost) * name_line
+    description = wrapped_lines(text, NOTE_FACE, desc_pt, FRAME_ID_MM - lost) * desc_line
+    head = max(FRAME_NUMBERS_MM, name + description + 5.0)
+    abilities = LEGEND_MM
+    for a in stats.abilities:
+        lead = ability_lead_mm(a.name, d)
+        note = cut(a.note, note_limit)
+        if note != whole(a.note):
+            note += " see p. 3"
+        lines = max(1, wrapped_lines(note, NOTE_FACE, d.note_pt, FRAME_ABILITIES_MM - lost, lead))
+        abilities += d.ability_one + (lines - 1) * d.ability_line
+    actions = ACTION_HEAD_MM + sum(
+        d.row_ticks if a.unrepeatable else d.row_one for a in stats.actions if a.bonus is not None
+    )
+    tracks = block.count * TRACK_MM + LEGEND_MM
+    return FRAME_CHROME_MM + head + tracks + max(abilities, actions)
+
+
+def description_limit(note_limit: int | None) -> int:
+    """A minion's description is cut with its notes, but never below a sentence's worth."""
+    return MINION_DESCRIPTION_MAX if note_limit is None else max(note_limit, 80)
+
+
+def back_fit(
+    leader: str, minions: list[Block], blanks: int, width_mm: float, height_mm: float
+) -> tuple[bool, int | None]:
+    """(compact type?, note limit) for the back: the roomiest that fits one page."""
+    name_pt, name_line = NAME_TYPE[name_size(leader)]
+    lost = LETTER_WIDTH_MM - width_mm
+    head = max(
+        BACK_HEAD_MM,
+        7.0 + wrapped_lines(leader, NAME_FACE, name_pt, BACK_NAME_MM - lost) * name_line,
+    )
+    gaps = (len(minions) + blanks + 2) * ROOMY.gap
+    fixed = head + BACK_NOTES_MM + FOOT_MM + blanks * BLANK_FRAME_MM + gaps + SAFETY_MM
+    for compact in (False, True):
+        for limit in MINION_NOTE_LIMITS:
+            frames = sum(frame_height(m, compact, limit, width_mm) for m in minions)
+            if fixed + frames <= height_mm:
+                return compact, limit
+    return True, MINION_NOTE_LIMITS[-1]
+
+
+def back(
+    block: Block,
+    stats: CharacterStats,
+    computed: Computed,
+    command: int,
+    size_mm: tuple[float, float],
+    more_page: str,
+) -> dict[str, Any]:
+    minions = computed.minions_of(block.name)
+    count = sum(m.count for m in minions)
+    blanks = max(0, MAX_MINIONS - count)
+    compact, note_limit = back_fit(block.name, minions, blanks, *size_mm)
+    spent = sum(m.count * panels.character_stats(m).cp for m in minions)
+    over = spent > command or count > MAX_MINIONS
+    return {
+        "leader": block.name,
+        "leader_size": name_size(block.name),
+        "rule": f"command {command}: up to {MAX_MINIONS} minions, {command} CP",
+        "spent": f"{spent} of {command} CP spent",
+        "count": f"{count} of {MAX_MINIONS} minions",
+        "breakdown": " + ".join(
+            f"{m.count} × {panels.character_stats(m).cp} CP"
+            if m.count > 1
+            else f"{panels.character_stats(m).cp} CP"
+            for m in minions
+        ),
+        "over": over,
+        "left": "" if over else f"{command - spent} CP left",
+        "compact": compact,
+        "frames": [minion_frame(m, note_limit, f"see p. {more_page}") for m in minions],
+        # A minion may have at most the whole command in toughness, so that many HP boxes.
+        "blanks": [
+            {"boxes": list(range(command)), "index": str(count + i + 1)} for i in range(blanks)
+        ],
+        "blank_lines": list(range(BLANK_ABILITY_LINES)),
+        "blank_defenses": [d["label"] for d in panels.defenses(stats)],
+        "reminders": [
+            "Minions act on their leader's initiative and keep fighting if the leader"
+            " escapes or is incapacitated.",
+            "Healing ability cannot restore minions during an encounter.",
+            "Minions cannot have command. Their total CP may not exceed the leader's command.",
+        ],
+    }
+
+
+def minion_frame(block: Block, note_limit: int | None, more: str = "") -> dict[str, Any]:
+    """A minion on the back; ``more`` follows whatever the back had to shorten."""
+    stats = panels.character_stats(block)
+    boxes = panels.boxes(stats.hit_points, stats.stamina)
+    numbers = [
+        *panels.defenses(stats),
+        {"label": "Stamina", "value": str(stats.stamina), "caption": ""},
+        {"label": "Hit points", "value": str(stats.hit_points), "caption": ""},
+    ]
+    order = list(CHARACTER_CATEGORIES)
+    abilities = sorted(stats.abilities, key=lambda a: order.index(category_of(a.name)))
+    description = cut(block.description, description_limit(note_limit))
+    rows = [ability_row(a, note_limit, None, more) for a in abilities]
+    description_more = more if description != whole(block.description) else ""
+    return {
+        "name": block.name,
+        "count": f"× {block.count}" if block.count > 1 else "",
+        "description": description,
+        "description_more": description_more,
+        # Something here is printed whole on the continuation page only.
+        "cut": bool(description_more) or any(row["cut"] for row in rows),
+        "name_size": name_size(block.name),
+        "numbers": numbers,
+        "cp": f"{stats.cp} CP each" if block.count > 1 else f"{stats.cp} CP",
+        # One track per individual: two thugs are hurt separately.
+        "tracks": [
+            {"label": f"{block.name} {i + 1}" if block.count > 1 else "", "boxes": boxes}
+            for i in range(block.count)
+        ],
+        "bands": panels.bands(stats),
+        # Minions have no maximum level of their own (RULES.md §7).
+        "abilities": rows,
+        "actions": [action_row(a) for a in stats.actions if a.bonus is not None],
+        "warnings": list(block.warnings),
+    }

@@ -1,0 +1,209 @@
+"""The front's panels, each as the template prints it: the defenses, health and
+initiative, movement, carrying, the CP budget, the portrait and the career line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...content.loader import merged_entries
+from ...definitions.campaign import Campaign
+from ...problems import InputError
+from ...render.images import ImageProblem
+from ...rules import CharacterStats
+from ...rules.grid import GridMove
+from ...statblocks import Block, Computed
+from ..assets import portrait_problem, portrait_url
+from ..base import BuildOptions
+from ..common import carry_cells, health_text, hp_track, signed
+from .metrics import HP_SIZES, PORTRAIT_MM
+from .text import GROUP_MAX, cut, whole
+
+# What each defense stops, printed under its number so a new player learns where to look.
+DEFENSE_CAPTIONS = {
+    "agility": "normal attacks",
+    "intelligence": "psychic attacks",
+    "strength": "force attacks",
+    "defense": "every attack",
+}
+# The passing states a player marks in pencil during a fight (RULES.md §5).
+CONDITIONS = ("evading", "delayed", "engaged", "panicked", "in cover", "held")
+# CP pips are drawn one per point only while that stays one short row under the CP line.
+MAX_PIPS = 24
+# Resilience's year runs an event, an encounter, then character development: a character
+# who came through the encounter well may improve (RULES.md §14). The box is where the
+# player keeps that record.
+DEVELOPMENT_NOTE = "year by year: what improved"
+
+
+def character_stats(block: Block) -> CharacterStats:
+    if not isinstance(block.stats, CharacterStats):
+        raise TypeError(f"{block.name} is a {block.kind}, not a character")
+    return block.stats
+
+
+def portrait(block: Block, campaign: Campaign, options: BuildOptions) -> str | None:
+    path = getattr(block.definition, "portrait", None)
+    if not path:
+        return None
+    try:
+        return portrait_url(path, campaign.root, PORTRAIT_MM, grey=options.ink_saver)
+    except ImageProblem as err:  # `party.yaml:4: entry "Ann": portrait: face.png: ...`
+        raise InputError([portrait_problem(str(err), block.source, block.name)]) from None
+
+
+def defenses(stats: CharacterStats) -> list[dict[str, str]]:
+    """The three defenses, or the classic single one, as large boxed numbers."""
+    names = ("defense",) if stats.defense is not None else ("agility", "intelligence", "strength")
+    result = []
+    for name in names:
+        value = getattr(stats, name)
+        if value is not None:
+            result.append(
+                {"label": name.capitalize(), "value": str(value), "caption": DEFENSE_CAPTIONS[name]}
+            )
+    return result
+
+
+def vitals(block: Block, stats: CharacterStats, computed: Computed) -> dict[str, str]:
+    group = cut(block.group or "", GROUP_MAX)
+    individual = computed.rules.individual_initiative
+    group_line = ""
+    if group and not individual:
+        bonus = next((g.bonus for g in computed.groups if g.name == block.group), None)
+        if bonus is not None:
+            group_line = f"{group}: the group rolls d20 {signed(bonus)}"
+    elif group:
+        group_line = f"{group}: each rolls alone"
+    else:
+        group_line = f"no group: rolls d20 {signed(stats.initiative_bonus)} alone"
+    return {
+        "hp": str(stats.hit_points),
+        "stamina": str(stats.stamina),
+        "initiative": signed(stats.initiative_bonus),
+        "initiative_label": "d20 + this bonus" if individual else "own bonus",
+        "group": group,
+        "group_line": group_line,
+    }
+
+
+def health(stats: CharacterStats) -> dict[str, Any]:
+    return {
+        "track": boxes(stats.hit_points, stats.stamina),
+        "size": hp_size(stats.hit_points),
+        "bands": bands(stats),
+    }
+
+
+def hp_size(hit_points: int) -> str:
+    for size, per_row, _ in HP_SIZES:
+        if hit_points + 1 <= per_row:
+            return size
+    return HP_SIZES[-1][0]
+
+
+def bands(stats: CharacterStats) -> list[dict[str, str]]:
+    """``healthy 2–3 · injured 1 · incapacitated 0`` with typographic dashes."""
+    text = {state: span.replace("-", "–") for state, span in health_text(stats.health).items()}
+    return [
+        {"state": "healthy", "range": text["healthy"], "style": "healthy"},
+        {"state": "injured", "range": text["injured"], "style": "injured"},
+        {"state": "incapacitated", "range": text["incapacitated"], "style": "zero"},
+    ]
+
+
+def boxes(max_hp: int, stamina_value: int) -> list[dict[str, Any]]:
+    return [
+        {"hp": str(box["hp"]), "injured": bool(box["injured"])}
+        for box in hp_track(max_hp, stamina_value)
+    ]
+
+
+def warnings(stats: CharacterStats) -> dict[str, Any] | None:
+    if not stats.warnings:
+        return None
+    budget = stats.budget
+    return {
+        "title": f"Outside the campaign limits ({budget.cp} CP, maximum level {budget.max_level})",
+        "items": list(stats.warnings),
+    }
+
+
+def career_names(campaign: Campaign) -> dict[str, str]:
+    """Every career's name under its casefolded name and id, so ``career: sheriff`` prints
+    as the career card spells it."""
+    try:
+        entries = merged_entries(campaign, "careers")
+    except InputError:  # two careers with one id: `check` says so; print as written
+        return {}
+    return {
+        key: entry.definition.name
+        for entry in entries
+        for key in (entry.definition.name.casefold(), entry.id.casefold())
+    }
+
+
+def career(definition: Any, careers: dict[str, str]) -> str:
+    written = whole(str(getattr(definition, "career", None) or ""))
+    return careers.get(written.casefold(), written)
+
+
+def movement(stats: CharacterStats) -> dict[str, Any]:
+    healthy, injured = stats.movement.healthy, stats.movement.injured
+    columns = ["ground"]
+    if healthy.air is not None:
+        columns.append("air")
+    columns += ["rough", "water"]
+
+    def cells(move: GridMove) -> list[str]:
+        values = {"ground": move.ground, "air": move.air, "rough": move.rough, "water": move.water}
+        return [str(values[c]) for c in columns]
+
+    return {
+        "columns": columns,
+        "rows": [
+            {"state": "healthy", "cells": cells(healthy)},
+            {"state": "injured", "cells": cells(injured)},
+        ],
+    }
+
+
+def carry(stats: CharacterStats, options: BuildOptions) -> dict[str, Any] | None:
+    if stats.carry is None:
+        return None
+    cells = carry_cells(stats.carry, options.units)
+    return {
+        "strength": cells["strength"],
+        "rows": [
+            {"label": "pack", "when": "all day", "value": cells["pack"]},
+            {"label": "carry", "when": "a few minutes", "value": cells["carry"]},
+            {"label": "lift", "when": "in place; drag it too", "value": cells["lift"]},
+        ],
+    }
+
+
+def cp(stats: CharacterStats) -> dict[str, Any]:
+    budget = stats.budget
+    highest = max((a.level for a in stats.abilities), default=0)
+    pips = []
+    if max(stats.cp, budget.cp) <= MAX_PIPS:
+        for point in range(1, max(stats.cp, budget.cp) + 1):
+            if point > budget.cp:
+                pips.append("over")
+            elif point <= stats.cp:
+                pips.append("spent")
+            else:
+                pips.append("free")
+    return {
+        "spent": str(stats.cp),
+        "budget": str(budget.cp),
+        "max_level": str(budget.max_level),
+        "over": stats.over_budget,
+        "above_max": highest > budget.max_level,
+        "pips": pips,
+    }
+
+
+def minion_note(back: dict[str, Any] | None) -> str:
+    if back is None:
+        return ""
+    return "minions on the back" if back["frames"] else "recruit minions on the back"

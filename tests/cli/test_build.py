@@ -1,0 +1,119 @@
+"""`scratchpress build`'s options are the options model's: one definition, every spelling."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer.main
+
+from scratchpress import api
+from scratchpress.cli.app import app
+
+from conftest import Cli
+
+CHOICES = ["paper", "units", "cards", "backs", "duplex_edge", "impose"]
+
+
+def _build_params() -> dict[str, Any]:
+    command = typer.main.get_command(app).commands["build"]  # type: ignore[attr-defined]
+    return {p.name: p for p in command.params if p.name}
+
+
+def test_every_build_option_of_the_model_is_on_the_command_line() -> None:
+    params = _build_params()
+    for name in api.BuildOptions.model_fields:
+        flag = f"--{name.replace('_', '-')}"
+        assert name in params and flag in params[name].opts, f"{flag} is missing from `build`"
+        # A default on the command line would hide the campaign's [build] table.
+        assert params[name].default is None, flag
+        if api.BuildOptions.model_fields[name].annotation in (bool, "StrictBool"):
+            assert f"--no-{name.replace('_', '-')}" in params[name].secondary_opts, flag
+    for name in ("tent", "bleed", "ink_saver", "png", "strict"):
+        assert f"--no-{name.replace('_', '-')}" in params[name].secondary_opts, name
+
+
+@pytest.mark.parametrize("name", CHOICES)
+def test_a_choice_option_takes_exactly_the_models_choices(cli: Cli, name: str) -> None:
+    flag = f"--{name.replace('_', '-')}"
+    refused = cli("build", "--example", flag, "no-such-choice")
+    assert refused.exit_code == 2
+    for choice in api.option_choices(name):
+        assert repr(choice) in refused.stderr, (flag, choice, refused.stderr)
+
+
+def test_the_help_of_an_option_is_the_models_description() -> None:
+    params = _build_params()
+    for name in ("cards", "backs", "bleed", "impose", "png"):
+        assert params[name].help == api.option_help(name)
+
+
+# ---------------------------------------------------------------------------- --watch
+# ``scratchpress build --watch`` as a GM runs it: one process, a rebuild per save, its own
+# output (even inside the campaign) never starting another build, Ctrl-C a clean exit.
+
+
+def _reader(process: subprocess.Popen[str], lines: list[str]) -> None:
+    assert process.stdout is not None
+    for line in process.stdout:
+        lines.append(line)
+
+
+def _wait_for(condition: object, seconds: float = 90) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():  # type: ignore[operator]
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_watch_rebuilds_once_per_save_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
+    campaign = tmp_path / "campaign"
+    campaign.mkdir()
+    party = campaign / "party.yaml"
+    party.write_text("characters:\n  - name: Odile Marsh\n    abilities: {toughness: 3}\n")
+    out = campaign / "out"  # inside the campaign: its writes must not trigger builds
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "scratchpress",
+            "build",
+            str(campaign),
+            "-o",
+            str(out),
+            "--only",
+            "sheets",
+            "--watch",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")},
+    )
+    lines: list[str] = []
+    threading.Thread(target=_reader, args=(process, lines), daemon=True).start()
+    summaries = lambda: [line for line in lines if " document" in line and " in " in line]  # noqa: E731
+    try:
+        assert _wait_for(lambda: any(line.startswith("watching ") for line in lines)), lines
+        assert len(summaries()) == 1
+        sheet = out / "sheet-odile-marsh.pdf"
+        before = sheet.stat().st_mtime_ns
+        party.write_text("characters:\n  - name: Odile Marsh\n    abilities: {toughness: 4}\n")
+        assert _wait_for(lambda: sheet.stat().st_mtime_ns != before), lines
+        assert _wait_for(lambda: len(summaries()) == 2), lines
+        time.sleep(2)  # the rebuild wrote files in out/: no third build may follow
+        assert len(summaries()) == 2, lines
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 0, stderr
+    assert "Traceback" not in stderr
