@@ -151,9 +151,12 @@ class Found:
     @property
     def output(self) -> Path:
         """Where its PDFs go unless told otherwise: the campaign's own ``output/``, so two
-        campaigns built from one place never mix; the example's into ``./output/``, as
-        the installed example's folder is not ours to write in."""
-        return Path(OUTPUT) if self.example else self.root / OUTPUT
+        campaigns built from one place never mix; the bundled example's (named or not)
+        into ``./output/``, as the installed example's folder is not ours to write in."""
+        from .resources import examples_dir
+
+        bundled = self.example or self.root.resolve() == examples_dir().resolve()
+        return Path(OUTPUT) if bundled else self.root / OUTPUT
 
 
 def _holds_definitions(folder: Path) -> bool:

@@ -342,3 +342,14 @@ def test_import_refuses_to_overwrite_without_force(tmp_path: Path, cli: object) 
     forced = cli("import", text, "-o", target, "--force")  # type: ignore[operator]
     assert forced.exit_code == 0, forced.stderr
     assert "Grub" in target.read_text()
+
+
+def test_the_bundled_example_named_by_its_path_still_builds_into_this_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The installed example's folder is not ours to write in, however it is named."""
+    from scratchpress.resources import examples_dir
+
+    monkeypatch.chdir(tmp_path)
+    assert api.find_campaign(examples_dir()).output == Path("output")
+    assert api.find_campaign(example=True).output == Path("output")
