@@ -357,13 +357,14 @@ def _pdf_pages(path: Path) -> int:
 def example_renders() -> tuple[Path, list[Path], list[tuple[str, str, str | None]]]:
     """(kind, html, pdf variant) of every render the example campaign's build makes: one per
     document, and one per batch of card units for the decks."""
-    from scratchpress.build import allowed_roots, collect_documents
+    from scratchpress.build import collect_documents
+    from scratchpress.build.run import allowed_roots
+    from scratchpress.build.units import batch_jobs, plan_units
     from scratchpress.definitions.campaign import load_campaign
-    from scratchpress.documents.base import BuildOptions
+    from scratchpress.definitions.models import BuildOptions
     from scratchpress.render.jobs import Job
     from scratchpress.render.merged import merge_jobs
     from scratchpress.render.templating import render_html, theme_dirs
-    from scratchpress.build.units import batch_jobs, plan_units
     from scratchpress.resources import templates_dir
     from scratchpress.statblocks import compute_campaign
 

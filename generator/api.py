@@ -175,22 +175,41 @@ def _settings_above(start: Path) -> Path | None:
     return None
 
 
+PathLike = str | os.PathLike[str]
+
+
+def _paths(where: Sequence[PathLike] | PathLike | None) -> list[Path]:
+    """What a script may pass for a campaign: one path or several, as text or Path."""
+    if where is None:
+        return []
+    if isinstance(where, str | os.PathLike):
+        return [Path(where)]
+    return [Path(p) for p in where]
+
+
+def _path(where: PathLike | None) -> Path | None:
+    return None if where is None else Path(where)
+
+
 def find_campaign(
-    paths: Sequence[Path] | Path | None = None, *, example: bool = False, start: Path | None = None
+    paths: Sequence[PathLike] | PathLike | None = None,
+    *,
+    example: bool = False,
+    start: PathLike | None = None,
 ) -> Found:
     """The campaign named; else ``example``; else the nearest folder from ``start`` (the
     current folder) upwards holding a scratchpress.toml; else ``start`` itself when it
     holds definitions files; else the bundled example. Every command finds it this way."""
     from .resources import examples_dir
 
-    named = [paths] if isinstance(paths, Path) else list(paths or [])
+    named = _paths(paths)
     if example and named:
         raise UsageError("give a campaign or --example, not both")
     if named:
         return Found(named)
     if example:
         return Found([examples_dir()], "campaign: the bundled example, Lantern Weir (example/)")
-    here = (start or Path.cwd()).absolute()
+    here = Path(start).absolute() if start is not None else Path.cwd().absolute()
     above = _settings_above(here)
     if above == here or (above is None and _holds_definitions(here)):
         folder = Path(".") if start is None else here
@@ -208,7 +227,7 @@ def find_campaign(
     )
 
 
-def _here(start: Path | None = None) -> Path | None:
+def _here(start: PathLike | None = None) -> Path | None:
     """The campaign the user stands in (in it or below it), if any."""
     found = find_campaign(start=start)
     return None if found.example else found.paths[0]
@@ -234,7 +253,7 @@ class Opened:
 
 
 def open_campaign(
-    where: Found | Sequence[Path] | Path | None = None,
+    where: Found | Sequence[PathLike] | PathLike | None = None,
     *,
     rules: str | None = None,
     memo: ParseMemo | None = None,
@@ -328,11 +347,15 @@ def build_options(campaign: Campaign, given: Mapping[str, Any] | None = None) ->
     """The options a build of ``campaign`` uses: ``given`` (None meaning "not given"; ``only``
     may be a comma-separated string) over its ``[build]`` table over its paper and units
     over the defaults. Raises :class:`UsageError` for a value no option takes."""
+    return _merged(campaign.settings, given)
+
+
+def _merged(settings: Settings, given: Mapping[str, Any] | None) -> BuildOptions:
     values = dict(given or {})
     if isinstance(values.get("only"), str):
         values["only"] = [k.strip().lower() for k in values["only"].split(",") if k.strip()]
     try:
-        return campaign.settings.build_options(values)
+        return settings.build_options(values)
     except ValidationError as err:
         lines = [
             f"--{'.'.join(str(p) for p in e['loc'][:1]).replace('_', '-')}:"
@@ -366,7 +389,7 @@ def output_folder(found: Found, output: Path | None) -> Path:
 def build(
     opened: Opened,
     given: Mapping[str, Any] | BuildOptions | None = None,
-    output: Path | None = None,
+    output: PathLike | None = None,
     *,
     use_cache: bool = True,
     cache_dir: Path | None = None,
@@ -386,7 +409,7 @@ def build(
 
     _refuse_blocking(opened)
     options = given if isinstance(given, BuildOptions) else build_options(opened.campaign, given)
-    out = output_folder(opened.found, output)
+    out = output_folder(opened.found, _path(output))
     settings = BuildSettings(
         jobs=options.jobs,
         use_cache=use_cache,
@@ -406,26 +429,34 @@ def build(
         progress=progress,
         on_rendered=on_rendered,
         on_wait=on_wait,
+        # Named files are part of a campaign: what they do not make may still be made.
+        whole_campaign=len(opened.found.paths) == 1 and opened.found.paths[0].is_dir(),
     )
     report.options = options
     return report
 
 
 def calibrate(
-    campaign: Path | None,
-    output: Path | None = None,
+    campaign: PathLike | None,
+    output: PathLike | None = None,
     given: Mapping[str, Any] | None = None,
     **render: Any,
 ) -> BuildReport:
     """The duplex test sheet, through the build's render and write path. ``output`` is
-    a folder, or a file name to give the sheet; ``given`` may set paper and duplex_edge.
-    Without a campaign, the one the user stands in gives its settings, if any."""
+    a folder, or a file name to give the sheet; ``given`` may set paper, duplex_edge and
+    ink_saver. Without a campaign, the one the user stands in gives its settings, if any.
+    ``render`` takes ``force``, ``settings``, ``progress`` and ``on_wait`` as
+    :func:`scratchpress.build.build_documents` does."""
     from .build import build_documents
     from .documents.calibrate import CalibrationOptions, calibration_document
 
-    folder = campaign if campaign is not None else _here()
+    folder = _path(campaign) if campaign is not None else _here()
+    if folder is not None and not folder.is_dir():
+        shown = display_path(folder)
+        raise InputError([Problem("not a campaign folder", shown)])
+    output = _path(output)
     settings = _settings(folder)
-    options = settings.build_options(given)
+    options = _merged(settings, given)
     name = None
     if output is None:
         out = _default_output(Found([folder or Path(".")], example=folder is None))
@@ -438,10 +469,13 @@ def calibrate(
             paper=options.paper,
             duplex_edge=options.duplex_edge,
             duplex_offset_mm=settings.duplex_offset_mm,
+            ink_saver=options.ink_saver,
         ),
         name,
     )
-    return build_documents([document], out, options, root=folder, **render)
+    # No root: a measuring sheet loads nothing of the campaign's, and its theme must not
+    # move the verniers.
+    return build_documents([document], out, options, root=None, **render)
 
 
 def _settings(folder: Path | None) -> Settings:
@@ -481,8 +515,8 @@ def archetypes() -> list[tuple[str, str]]:
 def generate_roster(
     count: int,
     *,
-    campaign: Path | None = None,
-    output: Path | None = None,
+    campaign: PathLike | None = None,
+    output: PathLike | None = None,
     cp: int | None = None,
     max_level: int | None = None,
     career: str | None = None,
@@ -500,7 +534,8 @@ def generate_roster(
     from .npcs import RosterError, RosterSpec, name_note, roster_yaml, seed_value
 
     chosen_seed = seed if seed is not None else str(secrets.randbelow(1_000_000))
-    folder = campaign if campaign is not None else _here()
+    folder = _path(campaign) if campaign is not None else _here()
+    output = _path(output)
     try:
         loaded = _roster_campaign(folder, output) if folder is not None else None
         settings = loaded.settings if loaded is not None else None
@@ -517,6 +552,7 @@ def generate_roster(
             seed=seed_value(chosen_seed),
             avoid_names=_taken_names(loaded, output) if loaded is not None else (),
             campaign=str(folder) if folder is not None else None,
+            output=str(output) if output is not None else None,
         )
         careers = resilience_content(loaded).careers if career is not None else []
         text, plan, npcs = roster_yaml(spec, careers)
@@ -556,12 +592,12 @@ def _taken_names(campaign: Campaign, output: Path | None) -> tuple[str, ...]:
 # -------------------------------------------------------------------------- resilience
 
 
-def find_community(ref: str, campaign: Path | None = None) -> FoundCommunity:
+def find_community(ref: str, campaign: PathLike | None = None) -> FoundCommunity:
     """The community ``ref`` names: a campaign file or folder holding one, or a name looked
     up in ``campaign``, else in the campaign the user stands in, else in the example."""
     from .resilience import find_community as find
 
-    return find(ref, campaign, _here() if campaign is None else None)
+    return find(ref, _path(campaign), _here() if campaign is None else None)
 
 
 def size_project(
@@ -569,17 +605,19 @@ def size_project(
     develop: Mapping[str, int],
     sacrifice: Mapping[str, int],
     community: str | None = None,
-    campaign: Path | None = None,
+    campaign: PathLike | None = None,
 ) -> tuple[dict[str, Any], list[str]]:
     """A community project checked against the rules: its report (as data) and the rules
-    it breaks. Without ``community``, ``campaign``'s only community is used, if it names
-    one. Raises :class:`UsageError` when the number of players is unknown or impossible."""
+    it breaks (an impossible number of players among them: the report is then empty).
+    Without ``community``, the only community of ``campaign`` (else of the campaign the
+    user stands in) is used. Raises :class:`UsageError` when the number of players is
+    neither given nor set by the community."""
     from .documents.resilience_text import project_report
     from .rules.community import plan_project, project_size
 
     if community is None:
         # The campaign named, else the one the user stands in: its one community.
-        folder = campaign if campaign is not None else _here()
+        folder = _path(campaign) if campaign is not None else _here()
         community, campaign = (str(folder) if folder is not None else None), None
     found = find_community(community, campaign) if community is not None else None
     if players is None:
@@ -595,7 +633,7 @@ def size_project(
 
 
 def draw(
-    campaign: Path | None = None,
+    campaign: PathLike | None = None,
     years: int = 1,
     seed: str | None = None,
     first_year: int | None = None,
@@ -604,12 +642,13 @@ def draw(
     own (default: the campaign the user stands in, else the built-in deck only)."""
     from .resilience import draw as draw_years
 
-    return draw_years(campaign if campaign is not None else _here(), years, seed, first_year)
+    folder = _path(campaign) if campaign is not None else _here()
+    return draw_years(folder, years, seed, first_year)
 
 
 def year_sheets(
     drawn: Draw,
-    output: Path,
+    output: PathLike,
     given: Mapping[str, Any] | None = None,
     **render: Any,
 ) -> BuildReport:
@@ -619,7 +658,8 @@ def year_sheets(
     from .documents.community import year_sheets_document
 
     settings = drawn.campaign.settings if drawn.campaign is not None else Settings()
-    options = settings.build_options(given)
+    options = _merged(settings, given)
+    output = Path(output)
     root = drawn.campaign.root if drawn.campaign is not None else None
     # The ruled lines per page are estimated from the text; should a page still run over,
     # take a line off every page and render again (one event must stay one page).
@@ -634,7 +674,7 @@ def year_sheets(
 
 
 def simulate(
-    campaign: Path | None = None,
+    campaign: PathLike | None = None,
     years: int = 10,
     runs: int = 1000,
     seed: str = "1",
@@ -654,7 +694,7 @@ def simulate(
     from .rules.simulate import simulate as play
     from .rules.year import seed_value
 
-    loaded, events = campaign_and_events(campaign if campaign is not None else _here())
+    loaded, events = campaign_and_events(_path(campaign) if campaign is not None else _here())
     community = only_community(loaded)
     start = current_defenses(community) if community is not None else dict(DEFAULT_START)
     players = (community.players if community is not None else None) or DEFAULT_PLAYERS
@@ -715,21 +755,23 @@ def simulation_png(result: Simulation) -> bytes:
 # ------------------------------------------------------------------- files of our own
 
 
-def write_output(path: Path, data: bytes, force: bool = True) -> None:
+def write_output(path: PathLike, data: bytes, force: bool = False) -> None:
     """Write a file the user named (atomically, never through a link). Without ``force``,
     an existing file is refused: it may hold a GM's edits. Raises :class:`CannotWrite`."""
+    path = Path(path)
     shown = display_path(path)
     if not force and path.exists() and not path.is_symlink():  # a link: the writer refuses
         raise CannotWrite(shown, "exists; it may hold a GM's edits. Use --force to replace it")
     write_file(path, data, shown=shown)
 
 
-def import_stat_blocks(text_file: Path) -> ImportResult:
+def import_stat_blocks(text_file: PathLike) -> ImportResult:
     """Stat blocks read from a text file in the books' format (or wiki HTML, or its feed
     of revisions). Raises :class:`CannotRead`."""
     from .definitions.files import NotText, RefusedFile, read_text_capped
     from .definitions.importer import read_stat_blocks
 
+    text_file = Path(text_file)
     shown = display_path(text_file)
     try:
         text = read_text_capped(text_file)
@@ -764,12 +806,13 @@ def json_schema(kind: Literal["definitions", "settings"]) -> dict[str, Any]:
     return schema
 
 
-def new_campaign(folder: Path, from_example: bool = False) -> list[str]:
+def new_campaign(folder: PathLike, from_example: bool = False) -> list[str]:
     """Start a campaign in ``folder`` (new or empty): a starter of small commented files,
     or a copy of the example; with the editor schemas beside them. Returns the files
     written. Raises :class:`CannotWrite`."""
     from .content.starters import campaign_files
 
+    folder = Path(folder)
     shown = safe_text(str(folder), None)
     if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
         raise CannotWrite(shown, "a file or link is in the way")
@@ -787,8 +830,9 @@ def new_campaign(folder: Path, from_example: bool = False) -> list[str]:
     return list(files)
 
 
-def init_theme(campaign: Path, force: bool = False) -> ThemeInit:
+def init_theme(campaign: PathLike, force: bool = False) -> ThemeInit:
     """Copy the default templates and stylesheets into ``campaign``/theme/, to edit."""
+    campaign = Path(campaign)
     from .render.theme import init_theme as init
 
     if not campaign.is_dir():

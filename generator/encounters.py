@@ -18,9 +18,10 @@ import dataclasses
 from dataclasses import dataclass
 
 from .content.loader import ContentEntry, merged_entries
-from .definitions.campaign import Campaign, Located, Source
+from .definitions.campaign import Campaign, Located
 from .definitions.models import Encounter, Settings
 from .definitions.resilience_models import Event
+from .definitions.validation import Source
 from .problems import Problem
 from .statblocks import Computed, compute_campaign
 

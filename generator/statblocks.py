@@ -11,8 +11,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .definitions.campaign import Campaign, Located, Source
+from .definitions.campaign import Campaign, Located
 from .definitions.models import CharacterDef, CommunityDef, MinionDef, VehicleDef, level_and_note
+from .definitions.validation import Source
 from .problems import Problem, Severity
 from .rules import (
     AbilityLine,
@@ -28,7 +29,7 @@ from .rules import (
     get_ruleset,
 )
 from .rules.abilities import OLDER_NAMES, closest
-from .rules.minions import MinionGroup, minion_cp, minion_problems
+from .rules.minions import MinionGroup, minion_problems
 from .rules.printed import PRINTABLE
 
 
@@ -375,4 +376,4 @@ def compute_campaign(campaign: Campaign, rules_name: str | None = None) -> Compu
     return out
 
 
-__all__ = ["Block", "Computed", "InitiativeGroup", "compute_campaign", "minion_cp"]
+__all__ = ["Block", "Computed", "InitiativeGroup", "compute_campaign"]

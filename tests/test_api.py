@@ -353,3 +353,45 @@ def test_the_bundled_example_named_by_its_path_still_builds_into_this_folder(
     monkeypatch.chdir(tmp_path)
     assert api.find_campaign(examples_dir()).output == Path("output")
     assert api.find_campaign(example=True).output == Path("output")
+
+
+def test_a_build_that_partly_fails_or_reads_some_files_removes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: object
+) -> None:
+    """A sheet that fails to render this time keeps its last good PDF, and a build of
+    some of the campaign's files does not call the others' sheets "no longer made"."""
+    folder = _starter(tmp_path)
+    monkeypatch.chdir(folder)
+    assert cli("build", "--only", "sheets").exit_code == 0  # type: ignore[operator]
+    sheets = sorted(p.name for p in (folder / "output").glob("sheet-*.pdf"))
+    assert len(sheets) >= 2
+    (folder / "theme" / "sheet").mkdir(parents=True)
+    (folder / "theme" / "sheet" / "sheet.html").write_text("{% if %}", encoding="utf-8")
+    broken = cli("build", "--only", "sheets")  # type: ignore[operator]
+    assert broken.exit_code == 1 and "removed" not in broken.stderr
+    assert sorted(p.name for p in (folder / "output").glob("sheet-*.pdf")) == sheets
+    (folder / "theme" / "sheet" / "sheet.html").unlink()
+    some = cli("build", "party.yaml", "--only", "sheets", "-o", "output")  # type: ignore[operator]
+    assert some.exit_code == 0, some.stderr
+    assert "removed" not in some.stderr
+    assert sorted(p.name for p in (folder / "output").glob("sheet-*.pdf")) == sheets
+
+
+def test_a_script_may_name_paths_as_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _starter(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    found = api.find_campaign("my-campaign")
+    assert found.paths == [Path("my-campaign")]
+    assert api.open_campaign("my-campaign").campaign.root == Path("my-campaign")
+    assert api.draw(str(folder), years=2, seed="x").years[0][0] >= 1
+
+
+def test_calibrate_refuses_a_campaign_that_is_not_a_folder_and_a_paper_no_one_sells(
+    tmp_path: Path, cli: object
+) -> None:
+    result = cli("calibrate", tmp_path / "typo")  # type: ignore[operator]
+    assert result.exit_code == 1
+    assert "not a campaign folder" in result.stderr
+    assert not (tmp_path / "typo").exists()
+    with pytest.raises(api.UsageError, match="paper"):
+        api.calibrate(None, tmp_path / "cal.pdf", {"paper": "b5"})

@@ -12,12 +12,11 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from scratchpress.build import allowed_roots
+from scratchpress.build.run import allowed_roots
 from scratchpress.content.loader import builtin_content, builtin_encounters
 from scratchpress.definitions.campaign import Campaign, load_campaign
-from scratchpress.definitions.models import Settings
+from scratchpress.definitions.models import BuildOptions, Settings
 from scratchpress.documents import encounters as encounters_doc
-from scratchpress.documents.base import BuildOptions
 from scratchpress.encounters import compute_encounters, encounter_problems
 from scratchpress.npcs import RosterSpec, archetype_book, generate, plan
 from scratchpress.problems import InputError

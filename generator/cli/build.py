@@ -265,7 +265,10 @@ class _BuildRun:
                 return 1
         options = report.options or api.BuildOptions()
         for note in report.notes:
-            say(note, err=True)
+            if note in report.removal_notes:  # true of this build only, not of a replay
+                typer.echo(note, err=True)
+            else:
+                say(note, err=True)
         for warning in report.warnings:
             say(f"warning: {warning}", err=True)
         for problem in report.lint:

@@ -1,4 +1,4 @@
-"""``scratchpress resilience``: table aids for Resilience, thin over the rules and content.
+"""``scratchpress resilience``: table aids for Resilience, thin over the public API.
 
 * ``project`` checks a community project against the rules (size by number of players,
   development and sacrifice limits) and gives its difficulty.
@@ -8,11 +8,13 @@
 * ``simulate`` plays a community through many years with the deck (``rules/simulate.py``)
   and reports how its defenses spread, to tune the deck and to show a group what to expect.
 
-Where ``--community`` finds a community: an existing file or folder is read as a campaign
-and must hold exactly one community (or name one with ``--community NAME --campaign
-PATH``); anything else is a community name, looked up (in any case) in ``--campaign`` or,
-without it, in the bundled example campaign. Its values "now" are its founding values
-with its logged projects and history applied (see ``documents/community.py``).
+Without a CAMPAIGN, each command uses the campaign the GM stands in (this folder or the
+nearest above it with a scratchpress.toml), as every command does. Where ``--community``
+finds a community: an existing file or folder is read as a campaign and must hold exactly
+one community (or give CAMPAIGN and ``--community NAME``); anything else is a community
+name, looked up (in any case) in CAMPAIGN, else in the campaign stood in, else in the
+bundled example. Its values "now" are its founding values with its logged projects and
+history applied (see :mod:`scratchpress.resilience`).
 """
 
 from __future__ import annotations
@@ -111,7 +113,8 @@ def project(
             "--community",
             "-c",
             help="A campaign file or folder with one community, or a community's name"
-            " (looked up in CAMPAIGN, else in the bundled example campaign).",
+            " (looked up in CAMPAIGN, else in the campaign here, else in the bundled"
+            " example campaign).",
             show_default=False,
         ),
     ] = None,
@@ -119,7 +122,7 @@ def project(
         Path | None,
         typer.Argument(
             help="Campaign whose community to use: its only one, or the one --community"
-            " names (default: this folder if it holds a campaign, else the example).",
+            " names (default: the campaign here, found as every command finds it).",
             show_default=False,
         ),
     ] = None,
@@ -161,7 +164,7 @@ def draw(
         Path | None,
         typer.Argument(
             help="Campaign folder or file whose own events: join the built-in ones"
-            " (default: the built-in events only).",
+            " (default: the campaign here, else the built-in events only).",
             show_default=False,
         ),
     ] = None,
@@ -252,8 +255,8 @@ def simulate(
         Path | None,
         typer.Argument(
             help="Campaign whose events, community and player characters to play"
-            " (default: this folder if it holds a campaign, else the built-in deck from"
-            " 10/10/10 with 4 players).",
+            " (default: the campaign here, else the built-in deck from 10/10/10 with"
+            " 4 players).",
             show_default=False,
         ),
     ] = None,

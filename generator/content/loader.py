@@ -17,9 +17,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from ..definitions.campaign import Campaign, Located, Source
+from ..definitions.campaign import Campaign, Located
 from ..definitions.models import Encounter
 from ..definitions.resilience_models import Career, Event, ProjectIdea, ResilienceContent
+from ..definitions.validation import Source
 from ..definitions.yamlio import read_builtin_yaml
 from ..problems import InputError, Problem
 

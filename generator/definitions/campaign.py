@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from ..problems import InputError, Problem
 from ..rules.abilities import closest
 from .files import NotText, RefusedFile, campaign_files, display_path, inside, read_text_capped
-from .models import ENTRY_MODELS, CommunityDef, Settings
+from .models import ENTRY_MODELS, Settings
 from .settings import load_settings
 from .validation import (
     Source,
@@ -203,9 +203,7 @@ def load_campaign(
 
 __all__ = [
     "Campaign",
-    "CommunityDef",
     "Located",
-    "Source",
     "gets_sheet",
     "listed_as_npc",
     "load_campaign",

@@ -14,8 +14,9 @@ from pathlib import Path, PurePath
 
 from jinja2 import TemplateError, TemplateNotFound, TemplateSyntaxError
 
-from ..definitions.campaign import Campaign, Source
+from ..definitions.campaign import Campaign
 from ..definitions.files import display_path
+from ..definitions.validation import Source
 from ..problems import Problem
 from ..render.confine import RefusedResource, check_local_file
 from ..render.images import ImageProblem, check_portrait, portrait_data_url

@@ -6,15 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-# The one options model: what to print, from the command line, [build] and the defaults.
-from ..definitions.models import BuildOptions as BuildOptions
-from ..definitions.models import Paper as Paper
-from ..definitions.models import Units as Units
+from ..definitions.models import BuildOptions
 from ..render.jobs import Placement
-
-# The paper sizes live with the other typesetting facts; printables and tests name them here.
-from ..typesetting.paper import PAPER_CSS as PAPER_CSS
-from ..typesetting.paper import PAPER_MM as PAPER_MM
+from ..typesetting.paper import PAPER_CSS, PAPER_MM
 
 
 @dataclass(frozen=True)

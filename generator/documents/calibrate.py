@@ -22,7 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .base import BuildOptions, Document, Paper, page_context
+from ..definitions.models import BuildOptions, Paper
+from .base import Document, page_context
 from .cardsheet import Edge, Line, Rect, line_style, mm, paper_size, place
 
 TEMPLATE = "calibrate/calibrate.html"

@@ -1,6 +1,10 @@
 """Cards laid out on paper: n-up grids, cut marks, duplex backs and fold-over sheets. (The
 check that no card's text runs past its safe area is a lint: render/lint.py.)
 
+Why one module of ~540 lines: the grid, the cut marks, the duplex backs, the fold sheets and
+the CSS lengths made from them all rest on the conventions listed below (trim box, slot,
+turn, back coordinates), pure geometry read and tested as one.
+
 Pure geometry in millimetres (origin at the top-left of the page, y downwards), so it can
 be tested without rendering. Templates receive the results as ready CSS lengths.
 
@@ -33,7 +37,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .base import PAPER_MM
+from ..typesetting.paper import PAPER_MM
 
 # How near the paper's edge anything may print. Home printers do not print to the edge:
 # lasers leave about 4.2 mm (1/6 in) on every side, inkjets 3 to 5 mm (most at the

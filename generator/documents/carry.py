@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from ..definitions.campaign import Campaign
+from ..definitions.models import BuildOptions
 from ..rules.carry import (
     CARRY_KG_PER_STRENGTH,
     CARRY_TENTH_LB_PER_STRENGTH,
@@ -23,8 +24,9 @@ from ..rules.carry import (
 )
 from ..rules.character import CharacterStats
 from ..statblocks import Block, Computed
+from ..typesetting.paper import PAPER_MM
 from ..typesetting.units import MM_PER_PT
-from .base import PAPER_MM, BuildOptions, Document, page_context
+from .base import Document, page_context
 
 TEMPLATE = "carry/carry.html"
 STEM = "carry-table"

@@ -1,5 +1,9 @@
 """Resilience community sheets: one PDF per community, two pages.
 
+Why one module of ~600 lines: the community sheet and the GM's year sheets are the two
+printables of a community's year and share one page geometry (margin, ruled-row pitch,
+page height) and the defenses' titles, each written once here.
+
 Page 1 is the community itself, the page that stays on the table all campaign: its name,
 the three E's as large numbers with what each one defends against, the creation check,
 and the project rules (size by number of players, the difficulty formula and a ready
@@ -32,7 +36,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..definitions.campaign import Campaign
-from ..definitions.models import CommunityDef, HistoryYear, ProjectLog, level_and_note
+from ..definitions.models import BuildOptions, CommunityDef, HistoryYear, ProjectLog, level_and_note
 from ..definitions.resilience_models import THREAT_DEFENSE, THREATS, Event
 from ..render.names import unique_stems
 from ..rules.community import (
@@ -47,7 +51,8 @@ from ..rules.community import (
     yearly_attack,
 )
 from ..statblocks import Block, Computed
-from .base import PAPER_MM, BuildOptions, Document, page_context
+from ..typesetting.paper import PAPER_MM
+from .base import Document, page_context
 
 KIND = "community"
 TEMPLATE = "community/community.html"

@@ -1,5 +1,9 @@
 """Resilience card decks: the year's events and the careers, as poker cards to cut out.
 
+Why one module of ~550 lines: the events and the careers decks share one template, palette,
+options and every page and imposition function, and what differs between them (a card
+face each) is a few dozen lines.
+
 Two kinds share this module: ``events`` (``resilience-events.pdf``) and ``careers``
 (``careers.pdf``). Cards sit 8-up with gutters and cut marks (see ``cardsheet``); backs
 print on their own pages mirrored for duplex, beside the fronts for fold-over sheets, or
@@ -20,14 +24,13 @@ from typing import Any, Literal, get_args
 
 from ..content.loader import ContentEntry, merged_entries
 from ..definitions.campaign import Campaign
+from ..definitions.models import BuildOptions
 from ..definitions.resilience_models import ABILITY_CATEGORY, Ability, Career, Event
 from ..problems import Problem
 from ..render.jobs import Placement
-from ..render.lint import card_collisions as card_collisions
-from ..render.lint import card_margins as card_margins
-from ..render.lint import card_overflows as card_overflows
+from ..render.lint import card_collisions, card_overflows
 from ..statblocks import Computed
-from .base import BuildOptions, Document, Imposed, page_context
+from .base import Document, Imposed, page_context
 from .cardsheet import (
     BLEED_MM,
     CARD_SAFE_MM,

@@ -3,16 +3,19 @@
 One section per event of the deck, in deck order: the event's title as the heading (with
 the opponents' group initiative), the card's encounter line under it, then the opponents'
 stat blocks with their attacks, HP tracks and minions. The layout is the NPC roster's
-(documents/roster.py): only what goes in the sections differs.
+(documents/roster/): only what goes in the sections differs.
 """
 
 from __future__ import annotations
 
 from ..definitions.campaign import Campaign
+from ..definitions.models import BuildOptions
 from ..encounters import compute_encounters
 from ..statblocks import Computed
-from .base import BuildOptions, Document
-from .roster import Roster, Titled, paged_document, plan_titled
+from .base import Document
+from .roster import paged_document
+from .roster.pages import Roster, plan_titled
+from .roster.sections import Titled
 
 KIND = "encounters"
 LABEL = "Encounters"

@@ -6,8 +6,9 @@ import importlib
 from collections.abc import Callable
 
 from ..definitions.campaign import Campaign
+from ..definitions.models import BuildOptions
 from ..statblocks import Computed
-from .base import BuildOptions, Document
+from .base import Document
 
 DocumentMaker = Callable[[Computed, Campaign, BuildOptions], list[Document]]
 

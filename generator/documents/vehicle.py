@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..definitions.campaign import Campaign
+from ..definitions.models import BuildOptions
 from ..render.names import unique_stems
 from ..rules.abilities import display
 from ..rules.vehicles import (
@@ -24,7 +25,7 @@ from ..statblocks import Block, Computed
 from ..typesetting.measure import lines_for
 from ..typesetting.paper import page_area_mm
 from ..typesetting.units import MM_PER_PT, mm_short, pt
-from .base import BuildOptions, Document, page_context
+from .base import Document, page_context
 from .common import health_text, hp_track, signed
 
 TEMPLATE = "vehicle/vehicle.html"

@@ -35,6 +35,9 @@ class RosterSpec:
     # The campaign folder as given on the command line (or found from the current one),
     # for the file's header only: the command it prints must make the same file again.
     campaign: str | None = None
+    # The file it is written to, if any: the command replaces it (--force), so the names
+    # it holds are free again and the same file comes out.
+    output: str | None = None
 
 
 @dataclass(frozen=True)

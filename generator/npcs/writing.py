@@ -84,8 +84,9 @@ def _minion(minion: MinionNpc) -> dict[str, Any]:
 
 
 def command_line(spec: RosterSpec, group_given: bool) -> str:
-    """The command that makes this file again, printed to stdout (the output path is left
-    out). The campaign goes first, as the positional argument ``roster generate`` takes."""
+    """The command that makes this file again. The campaign goes first, as the positional
+    argument ``roster generate`` takes; a file written with ``-o`` is named with
+    ``--force``, since running the command again replaces it."""
     parts = ["scratchpress", "roster", "generate"]
     if spec.campaign is not None:
         # A folder named like an option would be read as one: "./-x" is the same folder.
@@ -101,6 +102,9 @@ def command_line(spec: RosterSpec, group_given: bool) -> str:
     if group_given and spec.group is not None:
         parts += ["--group", spec.group]
     parts += ["--seed", str(spec.seed)]
+    if spec.output is not None:
+        parts += ["-o", f"./{spec.output}" if spec.output.startswith("-") else spec.output]
+        parts.append("--force")
     return shlex.join(parts)
 
 

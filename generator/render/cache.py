@@ -1,5 +1,9 @@
 """A content-addressed cache of rendered PDFs, so a rebuild renders only what changed.
 
+Why one module of ~510 lines: where the cache lives, how an entry is keyed and signed, and
+how it is read back and pruned are one trust boundary against files a stranger may plant,
+reviewed together.
+
 The key of a document is a hash of everything that can change its PDF: the final HTML
 (which already holds the data, the template output and the inline CSS), the bytes of every
 local file that HTML refers to (images, SVGs, stylesheets), the bundled fonts, and the
@@ -36,9 +40,9 @@ from urllib.parse import unquote, urlsplit
 
 from .. import __version__
 from ..resources import fonts_dir
+from ..typesetting.fonts import system_fonts
 from .confine import RefusedResource, check_local_file
 from .files import TEMP_PREFIX, write_atomic
-from .fonts import system_fonts
 
 # Where versions before issue 13 kept the cache, inside the output folder. Left alone now.
 LEGACY_CACHE_DIR = ".scratchpress-cache"

@@ -13,9 +13,9 @@ import warnings
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
+from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from .confine import MAX_RESOURCE_BYTES, RefusedResource, check_local_file, is_inside
+from .confine import MAX_RESOURCE_BYTES, RefusedResource, check_local_file
 
 MIME_TYPES = {
     ".css": "text/css",
@@ -93,11 +93,4 @@ class ConfinedFetcher(URLFetcher):  # type: ignore[misc]
         return URLFetcherResponse(real.as_uri(), body, {"Content-Type": mime})
 
 
-__all__ = [
-    "MAX_RESOURCE_BYTES",
-    "ConfinedFetcher",
-    "FatalURLFetchingError",
-    "RefusedResource",
-    "check_local_file",
-    "is_inside",
-]
+__all__ = ["ConfinedFetcher"]

@@ -150,14 +150,18 @@ def write_atomic(path: Path, data: bytes, durable: bool = True, make_folder: boo
         raise
 
 
-def clean_stale_temps(folder: Path) -> int:
-    """Remove temp files an interrupted run left behind, in ``folder`` and the folders we
-    write inside it (the render cache, ``png/``); returns how many."""
+def clean_stale_temps(folder: Path, subfolders: bool = True) -> int:
+    """Remove temp files an interrupted run left behind, in ``folder`` and (unless told
+    not to: a folder that is not ours alone, where another build may be writing into a
+    subfolder) the folders we write inside it (the render cache, ``png/``); returns how
+    many."""
     removed = 0
     if not folder.is_dir():
         return 0
     places = [folder] + [
-        sub for sub in sorted(folder.iterdir()) if sub.is_dir() and not sub.is_symlink()
+        sub
+        for sub in (sorted(folder.iterdir()) if subfolders else [])
+        if sub.is_dir() and not sub.is_symlink()
     ]
     for place in places:
         for leftover in place.glob(f"{TEMP_PREFIX}*.tmp"):

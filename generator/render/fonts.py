@@ -25,11 +25,8 @@ from xml.sax.saxutils import escape
 from ..resources import fonts_dir
 
 # The chains, the fixed-path system faces and their scripts are typesetting facts, shared
-# with the measuring of text; named here too for the build's font hint and the cache.
-from ..typesetting.fonts import FALLBACKS as FALLBACKS
-from ..typesetting.fonts import SYSTEM_FONT_SCRIPTS as SYSTEM_FONT_SCRIPTS
-from ..typesetting.fonts import SYSTEM_FONTS as SYSTEM_FONTS
-from ..typesetting.fonts import system_fonts as system_fonts
+# with the measuring of text.
+from ..typesetting.fonts import FALLBACKS, SYSTEM_FONTS, system_fonts
 
 
 def missing_font_packages() -> list[str]:

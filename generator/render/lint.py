@@ -19,8 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..resources import fonts_dir
-from ..typesetting.fonts import font_package_for as font_package_for
-from ..typesetting.fonts import system_fonts
+from ..typesetting.fonts import font_package_for, system_fonts
 from ..typesetting.units import MM_PER_PX, PX_PER_MM
 from . import weasy
 from .inline_styles import written_classes

@@ -32,6 +32,7 @@ class Manifest:
         # into one folder never remove each other's. Files recorded before this was kept
         # have no entry and are never removed.
         self.made: dict[str, tuple[str, str]] = {}
+        self.recorded: set[str] = set()  # what this run wrote or confirmed
         try:
             if self.path.is_symlink():
                 raise OSError("a link, not our manifest")  # planted: we own nothing here
@@ -69,6 +70,7 @@ class Manifest:
     def record(self, name: str, data: bytes, kind: str = "", campaign: str = "") -> None:
         """``name`` now holds ``data``, made as ``kind`` for ``campaign`` (its folder)."""
         self.files[name] = digest(data)
+        self.recorded.add(name)
         if kind:
             self.made[name] = (kind, campaign)
         else:

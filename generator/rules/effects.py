@@ -18,8 +18,6 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .community import DEFENSES
-
 _NUMBER = r"([+-−]\s?\d+)"
 _DEFENSE = r"(economy|environment|equity)"
 
@@ -299,7 +297,6 @@ def penalty_becomes(modifiers: list[ProjectModifier], amount: int) -> list[Proje
 
 
 __all__ = [
-    "DEFENSES",
     "NO_EFFECT",
     "Effect",
     "Gamble",

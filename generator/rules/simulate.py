@@ -1,5 +1,9 @@
 """Play a Resilience community through the years, many times, to see what the deck does.
 
+Why one module of ~650 lines: its dice, valuing, event outcomes, project plans and yearly
+run are one model of play whose steps weigh each other's numbers (an event's choice is
+priced by the projects it leaves), so the helpers they share stay private.
+
 One simulated year follows the order of the rules (RULES.md §14): the event is drawn and
 its temporary modifier read; the PCs make the challenge roll; the community decides; the
 GM rolls the attack against the defense; then the players do their projects (sized by the
@@ -44,7 +48,6 @@ from typing import Literal, Protocol
 
 from .community import CREATION_MIN, DEFENSES, escalation, plan_project, project_size
 from .effects import (
-    NO_EFFECT,
     Effect,
     ProjectModifier,
     parse_effect,
@@ -640,4 +643,4 @@ def _evaluation(policy: Policy, state: Mapping[str, int]) -> dict[str, int]:
     return {weakest[0]: 1}
 
 
-__all__ = ["NO_EFFECT", "POLICIES", "Policy", "Simulation", "chance", "resolve_project", "simulate"]
+__all__ = ["POLICIES", "Policy", "Simulation", "chance", "resolve_project", "simulate"]

@@ -20,10 +20,10 @@ import pytest
 from PIL import ImageChops
 from pypdf import PdfReader
 
-from scratchpress import build as build_module
 from scratchpress.build import BuildSettings, build
+from scratchpress.build import run as build_module
 from scratchpress.definitions.campaign import load_campaign
-from scratchpress.documents.base import BuildOptions
+from scratchpress.definitions.models import BuildOptions
 from scratchpress.documents.deck import event_documents
 from scratchpress.render.cache import cache_folder
 from scratchpress.render.engine import render_pdf

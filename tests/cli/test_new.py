@@ -367,7 +367,7 @@ def test_each_file_is_written_and_announced_before_the_next_renders(
 ) -> None:
     from scratchpress.build import BuildSettings, build
     from scratchpress.definitions.campaign import load_campaign
-    from scratchpress.documents.base import BuildOptions
+    from scratchpress.definitions.models import BuildOptions
     from scratchpress.statblocks import compute_campaign
 
     campaign = load_campaign([write_campaign({"party.yaml": ONE_CHARACTER})])

@@ -21,12 +21,8 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from scratchpress.definitions.campaign import load_campaign
-from scratchpress.definitions.importer import (
-    Definition,
-    dump_definitions,
-    parse_stat_blocks,
-    read_stat_blocks,
-)
+from scratchpress.definitions.importer import dump_definitions, parse_stat_blocks, read_stat_blocks
+from scratchpress.definitions.importer.pieces import Definition
 
 from conftest import shared_location
 

@@ -19,12 +19,13 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import BooleanObject, DictionaryObject
 
-from scratchpress.build import BuildSettings, allowed_roots, build
+from scratchpress.build import BuildSettings, build
+from scratchpress.build.run import allowed_roots
 from scratchpress.content.loader import builtin_content
 from scratchpress.definitions.campaign import load_campaign
+from scratchpress.definitions.models import BuildOptions
 from scratchpress.documents import booklet as booklet_module
 from scratchpress.documents import registry
-from scratchpress.documents.base import BuildOptions
 from scratchpress.documents.booklet import (
     booklet_problems,
     booklet_view,

@@ -17,13 +17,13 @@ import pytest
 
 from scratchpress.build import build_documents
 from scratchpress.definitions.models import BuildOptions
-from scratchpress.documents.base import PAPER_MM
 from scratchpress.documents.calibrate import (
     TOOTH_MM,
     ZERO_EXTRA_MM,
     CalibrationOptions,
     calibration_document,
 )
+from scratchpress.typesetting.paper import PAPER_MM
 
 
 def write_calibration(path: Path, options: CalibrationOptions) -> list[str]:

@@ -29,8 +29,9 @@ from PIL import Image, ImageChops
 from scratchpress.build import BuildReport, build
 from scratchpress.content.loader import merged_entries
 from scratchpress.definitions.campaign import Campaign, load_campaign
+from scratchpress.definitions.models import BuildOptions
 from scratchpress.documents import initiative
-from scratchpress.documents.base import BuildOptions, Document
+from scratchpress.documents.base import Document
 from scratchpress.documents.cardsheet import (
     CARD_SAFE_MM,
     MARK_PT,

@@ -14,7 +14,7 @@ from decimal import Decimal
 import pytest
 
 from scratchpress.definitions.campaign import load_campaign
-from scratchpress.documents.base import BuildOptions
+from scratchpress.definitions.models import BuildOptions
 from scratchpress.documents.carry import carry_view
 from scratchpress.documents.common import carry_cells
 from scratchpress.resources import examples_dir

@@ -17,9 +17,8 @@ from scratchpress.build import BuildReport, build
 from scratchpress.content.careers import career_problems
 from scratchpress.content.loader import resilience_content
 from scratchpress.definitions.campaign import load_campaign
-from scratchpress.definitions.models import CommunityDef
+from scratchpress.definitions.models import BuildOptions, CommunityDef
 from scratchpress.documents import registry
-from scratchpress.documents.base import BuildOptions
 from scratchpress.documents.community import (
     current_defenses,
     defends_against,
@@ -389,7 +388,7 @@ def test_no_value_on_the_worksheet_is_one_the_table_never_saw() -> None:
 
 def test_the_year_sheet_shows_the_years_attack_and_where_it_comes_from() -> None:
     from scratchpress.content.loader import resilience_content
-    from scratchpress.documents.base import BuildOptions
+    from scratchpress.definitions.models import BuildOptions
     from scratchpress.documents.community import year_sheets_context
 
     river = next(e for e in resilience_content(None).events if e.id == "the-river-moves")

@@ -22,8 +22,9 @@ from pypdf import PdfReader
 from scratchpress.build import build_documents
 from scratchpress.content.loader import merged_entries, resilience_content
 from scratchpress.definitions.campaign import Campaign, load_campaign
+from scratchpress.definitions.models import BuildOptions
 from scratchpress.definitions.resilience_models import THREAT_DEFENSE
-from scratchpress.documents.base import PAPER_MM, BuildOptions, Document
+from scratchpress.documents.base import Document
 from scratchpress.documents.calibrate import (
     BACK_PITCH_MM,
     FRONT_PITCH_MM,
@@ -58,6 +59,7 @@ from scratchpress.render.lint import card_collisions, card_overflows
 from scratchpress.render.templating import render_html
 from scratchpress.resources import examples_dir, fonts_dir, templates_dir
 from scratchpress.statblocks import compute_campaign
+from scratchpress.typesetting.paper import PAPER_MM
 
 from conftest import Cli, WriteCampaign
 

@@ -17,12 +17,17 @@ from pypdf import PdfReader
 
 from scratchpress.build import BuildReport, build
 from scratchpress.definitions.campaign import Campaign, load_campaign
+from scratchpress.definitions.models import BuildOptions
 from scratchpress.documents import initiative
-from scratchpress.documents.base import PAPER_MM, BuildOptions
-from scratchpress.documents.cardsheet import CARD_SAFE_MM, MARK_MARGIN_MM, MIN_MARK_MM, PRINTABLE_MM
+from scratchpress.documents.cardsheet import (
+    CARD_SAFE_MM,
+    MARK_MARGIN_MM,
+    MIN_MARK_MM,
+    PRINTABLE_MM,
+    Rect,
+)
 from scratchpress.documents.initiative import (
     METRICS,
-    Rect,
     all_cards,
     cut_marks,
     fit_text,
@@ -34,6 +39,7 @@ from scratchpress.documents.initiative import (
 from scratchpress.resources import examples_dir
 from scratchpress.rules.character import CharacterStats
 from scratchpress.statblocks import Computed, compute_campaign
+from scratchpress.typesetting.paper import PAPER_MM
 
 from conftest import Cli, WriteCampaign
 
@@ -412,7 +418,7 @@ def test_the_framed_initiative_is_what_each_player_adds_to_d20(
 
 
 def test_cards_print_each_roll_as_the_sheet_does(example: tuple[Campaign, Computed]) -> None:
-    from scratchpress.documents.sheet import _roll_text
+    from scratchpress.documents.sheet.rows import roll_text
 
     _, computed = example
     bare = 0
@@ -421,7 +427,7 @@ def test_cards_print_each_roll_as_the_sheet_does(example: tuple[Campaign, Comput
             continue
         actions = {a.name: a for a in computed.block("character", card["title"]).stats.actions}  # type: ignore[union-attr]
         for row in card["attacks"]:
-            assert row["bonus"] == _roll_text(actions[row["name"]])[0], (card["title"], row)
+            assert row["bonus"] == roll_text(actions[row["name"]])[0], (card["title"], row)
             bare += row["bonus"] == "d20"
     assert bare  # the example has attacks rolled on the bare die (basic attacks)
 

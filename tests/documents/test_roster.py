@@ -13,9 +13,9 @@ import pytest
 import yaml
 from pypdf import PdfReader
 
-from scratchpress.build import allowed_roots
+from scratchpress.build.run import allowed_roots
 from scratchpress.definitions.campaign import load_campaign
-from scratchpress.documents.base import BuildOptions
+from scratchpress.definitions.models import BuildOptions
 from scratchpress.documents.roster import attack_rows, documents, is_npc
 from scratchpress.render.engine import render_pdf
 from scratchpress.render.templating import render_html
@@ -239,7 +239,7 @@ def test_npcs_get_no_sheet_but_are_on_the_roster_and_cards(
 
 
 def _card_titles(campaign_dir: Path) -> list[tuple[str, str]]:
-    from scratchpress.documents.base import BuildOptions
+    from scratchpress.definitions.models import BuildOptions
     from scratchpress.documents.initiative import all_cards
 
     computed = compute_campaign(load_campaign([campaign_dir]))
@@ -274,7 +274,7 @@ def test_a_campaign_without_resilience_prints_no_events_careers_or_encounters(
     37 pages of Resilience it did not ask for; the build says how to get them, and
     ``--only`` or a community brings them back."""
     from scratchpress.build import collect_documents
-    from scratchpress.documents.base import BuildOptions
+    from scratchpress.definitions.models import BuildOptions
 
     folder = write_campaign({"gang.yaml": GANG})
     out = tmp_path / "out"
@@ -354,7 +354,7 @@ def test_a_big_roster_s_initiative_cards_render_in_batches_on_landscape_sheets(
     and put together by pikepdf, each sheet still a landscape Letter page with 8 cards."""
     from scratchpress.build import collect_documents
     from scratchpress.definitions.campaign import load_campaign
-    from scratchpress.documents.base import BuildOptions
+    from scratchpress.definitions.models import BuildOptions
     from scratchpress.documents.initiative import SHEETS_PER_BATCH
     from scratchpress.statblocks import compute_campaign
 

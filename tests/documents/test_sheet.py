@@ -17,9 +17,10 @@ from pypdf import PdfReader
 
 from scratchpress.build import BuildReport, build
 from scratchpress.definitions.campaign import Campaign, load_campaign
+from scratchpress.definitions.models import BuildOptions
 from scratchpress.documents import sheet
-from scratchpress.documents.base import BuildOptions
 from scratchpress.documents.common import carry_cells, signed
+from scratchpress.documents.sheet.text import cut
 from scratchpress.problems import InputError
 from scratchpress.render.names import slug
 from scratchpress.resources import examples_dir
@@ -491,10 +492,10 @@ def test_a_bad_portrait_is_an_input_error_at_its_field(tmp_path: Path) -> None:
 
 
 def test_cut_keeps_whole_words() -> None:
-    assert sheet._cut("short", 40) == "short"
-    cut = sheet._cut("one two three four five six seven", 20)
-    assert cut.endswith("…") and len(cut) <= 20 and "thre…" not in cut
-    assert sheet._cut("anything", 0) == ""
+    assert cut("short", 40) == "short"
+    shown = cut("one two three four five six seven", 20)
+    assert shown.endswith("…") and len(shown) <= 20 and "thre…" not in shown
+    assert cut("anything", 0) == ""
 
 
 # --- nothing dropped in silence --------------------------------------------------------------

@@ -16,7 +16,7 @@ from pypdf import PdfReader
 
 from scratchpress.build import BuildReport, build
 from scratchpress.definitions.campaign import Campaign, load_campaign
-from scratchpress.documents.base import BuildOptions
+from scratchpress.definitions.models import BuildOptions
 from scratchpress.documents.vehicle import vehicle_view
 from scratchpress.resources import examples_dir
 from scratchpress.rules.vehicles import VehicleStats
@@ -268,9 +268,9 @@ def _vehicle_layout(
 def test_the_write_in_panels_run_to_the_foot_of_the_page(
     example: tuple[Campaign, Computed], paper: str
 ) -> None:
-    from scratchpress.documents.base import PAPER_MM
     from scratchpress.documents.vehicle import PAGE_MARGIN_MM, PAGE_SLACK_MM
     from scratchpress.render.lint import frame_overflows
+    from scratchpress.typesetting.paper import PAPER_MM
 
     # The page area's foot: nothing under it but the margin, so no empty band.
     foot = PAPER_MM[paper][1] - PAGE_MARGIN_MM - PAGE_SLACK_MM
@@ -289,8 +289,8 @@ def test_the_write_in_panels_run_to_the_foot_of_the_page(
 def test_a_crowded_vehicle_still_keeps_a_line_to_write_on(
     write_campaign: Callable[..., Path],
 ) -> None:
-    from scratchpress.documents.base import PAPER_MM
     from scratchpress.documents.vehicle import PAGE_MARGIN_MM, PAGE_SLACK_MM
+    from scratchpress.typesetting.paper import PAPER_MM
 
     foot = PAPER_MM["letter"][1] - PAGE_MARGIN_MM - PAGE_SLACK_MM
     [(_, _, boxes)] = _vehicle_layout(_load(write_campaign(BIG_CAMPAIGN)), "letter")

@@ -58,7 +58,6 @@ def test_the_made_by_command_makes_the_same_file(
     options: list[str], budget: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     campaign = _campaign(tmp_path / "Weir's camp")
-    # Outside the campaign, so the first file is not part of the campaign the second joins.
     first = tmp_path / "out" / "first.yaml"
     first.parent.mkdir()
     monkeypatch.chdir(campaign if "CAMPAIGN" not in options else tmp_path)
@@ -70,6 +69,25 @@ def test_the_made_by_command_makes_the_same_file(
 
     command = _made_by(text)
     assert command[:3] == ["scratchpress", "roster", "generate"]
+    assert command[-3:] == ["-o", str(first), "--force"]  # it replaces the file it made
+    first.write_text("# edited away\n", encoding="utf-8")
     again = runner.invoke(app, command[1:])
     assert again.exit_code == 0, again.output
-    assert again.stdout == text
+    assert first.read_text(encoding="utf-8") == text
+
+
+def test_a_roster_written_inside_its_campaign_is_made_again_by_its_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The documented use: the file joins the campaign, so its own names are taken the
+    second time, unless the command replaces it (then they are free again)."""
+    campaign = _campaign(tmp_path / "camp")
+    monkeypatch.chdir(tmp_path)
+    made = runner.invoke(
+        app, ["roster", "generate", "camp", "-n", "5", "--seed", "5", "-o", "camp/npcs.yaml"]
+    )
+    assert made.exit_code == 0, made.output
+    text = (campaign / "npcs.yaml").read_text(encoding="utf-8")
+    again = runner.invoke(app, _made_by(text)[1:])
+    assert again.exit_code == 0, again.output
+    assert (campaign / "npcs.yaml").read_text(encoding="utf-8") == text

@@ -18,7 +18,7 @@ import pytest
 import scratchpress
 from scratchpress.build import BuildSettings, build
 from scratchpress.definitions.campaign import load_campaign
-from scratchpress.documents.base import BuildOptions
+from scratchpress.definitions.models import BuildOptions
 from scratchpress.render import cache as cache_module
 from scratchpress.render.cache import (
     KEY_FILE,

@@ -44,13 +44,14 @@ from typer.testing import CliRunner, Result
 from scratchpress.build import BuildInterrupted, BuildSettings, build
 from scratchpress.cli.app import app
 from scratchpress.definitions.campaign import load_campaign
+from scratchpress.definitions.models import BuildOptions
 from scratchpress.definitions.yamlsafe import load_yaml
-from scratchpress.documents.base import BuildOptions
 from scratchpress.problems import InputError
 from scratchpress.render import files as files_module
 from scratchpress.render.cache import cache_folder
+from scratchpress.render.confine import RefusedResource
 from scratchpress.render.engine import render_pdf
-from scratchpress.render.fetcher import ConfinedFetcher, RefusedResource
+from scratchpress.render.fetcher import ConfinedFetcher
 from scratchpress.render.files import TEMP_PREFIX, clean_stale_temps, write_atomic
 from scratchpress.render.images import ImageProblem, portrait_data_url
 from scratchpress.render.manifest import MANIFEST
@@ -944,7 +945,7 @@ import resource, sys
 from pathlib import Path
 from scratchpress.build import BuildSettings, build
 from scratchpress.definitions.campaign import load_campaign
-from scratchpress.documents.base import BuildOptions
+from scratchpress.definitions.models import BuildOptions
 from scratchpress.statblocks import compute_campaign
 
 with open("/proc/self/statm") as handle:
@@ -1013,7 +1014,7 @@ import json, os, sys, time
 from pathlib import Path
 from scratchpress.build import BuildSettings, build
 from scratchpress.definitions.campaign import load_campaign
-from scratchpress.documents.base import BuildOptions
+from scratchpress.definitions.models import BuildOptions
 from scratchpress.render import engine  # WeasyPrint loaded before measuring
 from scratchpress.statblocks import compute_campaign
 

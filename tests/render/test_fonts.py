@@ -17,15 +17,10 @@ from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from scratchpress.cli.app import app
-from scratchpress.render.fonts import (
-    FALLBACKS,
-    SYSTEM_FONTS,
-    confine_fonts,
-    missing_font_packages,
-    system_fonts,
-)
+from scratchpress.render.fonts import confine_fonts, missing_font_packages
 from scratchpress.resources import fonts_dir
 from scratchpress.typesetting import measure
+from scratchpress.typesetting.fonts import FALLBACKS, SYSTEM_FONTS, system_fonts
 
 BUNDLED = sorted(p for p in fonts_dir().iterdir() if p.suffix in {".ttf", ".otf"})
 

@@ -9,10 +9,10 @@ from typing import Any
 import pikepdf
 import pytest
 
-from scratchpress import build as build_module
 from scratchpress.build import BuildSettings, build
+from scratchpress.build import run as build_module
 from scratchpress.definitions.campaign import load_campaign
-from scratchpress.documents.base import BuildOptions
+from scratchpress.definitions.models import BuildOptions
 from scratchpress.render import engine
 from scratchpress.render.jobs import Job
 from scratchpress.render.merged import MOST_PARTS, merge_jobs

@@ -16,7 +16,7 @@ import pytest
 
 from scratchpress.build import collect_documents
 from scratchpress.definitions.campaign import load_campaign
-from scratchpress.documents.base import BuildOptions
+from scratchpress.definitions.models import BuildOptions
 from scratchpress.render.templating import render_html
 from scratchpress.resources import fonts_dir
 from scratchpress.statblocks import compute_campaign

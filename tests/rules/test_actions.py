@@ -120,7 +120,7 @@ def test_the_printables_legends_say_the_eras_limit(tmp_path: Path) -> None:
     # words: once per target now, once per battle in the older texts.
     from scratchpress.build import collect_documents
     from scratchpress.definitions.campaign import load_campaign
-    from scratchpress.documents.base import BuildOptions
+    from scratchpress.definitions.models import BuildOptions
     from scratchpress.render.templating import render_html
     from scratchpress.statblocks import compute_campaign
 

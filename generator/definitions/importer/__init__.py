@@ -73,7 +73,6 @@ from .markup import _segments
 from .pieces import Definition, _Entry, _Skipped
 
 __all__ = [
-    "Definition",
     "ImportResult",
     "dump_definitions",
     "parse_stat_blocks",

@@ -15,11 +15,12 @@ from markupsafe import Markup
 
 from ... import __version__
 from ...definitions.campaign import Campaign
+from ...definitions.models import BuildOptions
 from ...problems import InputError, Problem
 from ...render.images import ImageProblem, portrait_data_url
 from ...render.names import slug
 from ...statblocks import Computed
-from ..base import BuildOptions, Document, page_context
+from ..base import Document, page_context
 from .contents import contents_columns
 from .imposition import LAYOUTS, booklet_layout, impose_saddle, saddle_sheet
 from .inserts import INSERTS, statblock_view

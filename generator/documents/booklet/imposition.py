@@ -12,8 +12,8 @@ from typing import Any, Literal
 
 import pikepdf
 
+from ...definitions.models import BuildOptions
 from ...typesetting.units import PT_PER_MM
-from ..base import BuildOptions
 
 BookletPaper = Literal["letter", "a4", "a5", "half-letter"]
 

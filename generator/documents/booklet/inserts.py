@@ -3,6 +3,10 @@ damage, pace, stat blocks, and for Resilience the events (listed, or one card in
 year of projects worked out by the project rules, the project sizes, project ideas and
 careers.
 
+Why one module of ~720 lines: it is the catalogue of the eleven inserts, a small model and
+a view for each, all dispatched by :func:`insert_view`, so what an author may ask for is
+listed and checked in one place.
+
 An author asks for one with a fenced block whose info string is ``scratchpress``; its body
 is YAML data, validated by a pydantic model per insert and turned into a view model for
 ``templates/booklet/insert.html``. User text is never treated as a template.
@@ -25,8 +29,7 @@ from ...definitions.resilience_models import (
     ProjectIdea,
     Threat,
 )
-from ...definitions.validation import Source
-from ...definitions.validation import validation_problems as _validation_problems
+from ...definitions.validation import Source, validation_problems
 from ...definitions.yamlsafe import load_yaml
 from ...problems import InputError, Problem
 from ...rules import CharacterStats, CommunityStats, VehicleStats
@@ -627,7 +630,7 @@ def _insert_problems(err: ValidationError, model: type[_Insert], source: Source)
     keys = [info.alias or name for name, info in model.model_fields.items()]
     problems = [
         p
-        for p in _validation_problems(err, model, source, None)
+        for p in validation_problems(err, model, source, None)
         if not p.message.startswith("unknown key")
     ]
     for error in err.errors():

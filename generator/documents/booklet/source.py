@@ -16,14 +16,14 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
-from ...definitions.campaign import Campaign, Source
+from ...definitions.campaign import Campaign
 from ...definitions.files import display_path
-from ...definitions.validation import validation_problems as _validation_problems
+from ...definitions.models import BuildOptions
+from ...definitions.validation import Source, validation_problems
 from ...definitions.yamlsafe import load_yaml
 from ...problems import InputError, Problem
 from ...render.confine import RefusedResource, check_local_file
 from ...statblocks import Computed
-from ..base import BuildOptions
 from .imposition import BookletPaper, Layout
 
 BOOKLET_FILE = "booklet.yaml"
@@ -127,7 +127,7 @@ def load_booklet(campaign: Campaign) -> Booklet | None:
     try:
         definition = BookletDef.model_validate(data)
     except ValidationError as err:
-        raise InputError(_validation_problems(err, BookletDef, source, None)) from None
+        raise InputError(validation_problems(err, BookletDef, source, None)) from None
 
     problems: list[Problem] = []
     chapters: list[ChapterFile] = []

@@ -31,17 +31,18 @@ from __future__ import annotations
 from typing import Any
 
 from ...definitions.campaign import Campaign, gets_sheet
+from ...definitions.models import BuildOptions
 from ...problems import InputError, Problem
 from ...render.names import unique_stems
 from ...statblocks import Block, Computed
 from ...typesetting.paper import page_area_mm
-from ..base import BuildOptions, Document, page_context
+from ..base import Document, page_context
 from . import metrics, minions, panels, text
 from .layout import ability_columns, fit, head_height
 from .metrics import PAGE_MARGIN_MM, PAGE_SLACK_MM, SIDE_COLUMN_MM
 from .more import more as continuation
 from .panels import CONDITIONS, DEVELOPMENT_NOTE
-from .rows import action_row, roll_text
+from .rows import action_row
 from .text import (
     DESCRIPTION_MAX,
     DESCRIPTION_SHORT,
@@ -52,10 +53,6 @@ from .text import (
 
 KIND = "sheets"
 TEMPLATE = "sheet/sheet.html"
-
-# Named here too for the tests that knew them when the sheet was one module.
-_cut = text.cut
-_roll_text = roll_text
 
 
 def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> list[Document]:

@@ -7,13 +7,13 @@ from typing import Any
 
 from ...content.loader import merged_entries
 from ...definitions.campaign import Campaign
+from ...definitions.models import BuildOptions
 from ...problems import InputError
 from ...render.images import ImageProblem
 from ...rules import CharacterStats
 from ...rules.grid import GridMove
 from ...statblocks import Block, Computed
 from ..assets import portrait_problem, portrait_url
-from ..base import BuildOptions
 from ..common import carry_cells, health_text, hp_track, signed
 from .metrics import HP_SIZES, PORTRAIT_MM
 from .text import GROUP_MAX, cut, whole

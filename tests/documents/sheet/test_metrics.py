@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from scratchpress.definitions.campaign import load_campaign
+from scratchpress.definitions.models import BuildOptions
 from scratchpress.documents import sheet, vehicle
-from scratchpress.documents.base import BuildOptions, page_context
+from scratchpress.documents.base import page_context
 from scratchpress.documents.sheet import metrics
 from scratchpress.render.templating import render_html
 from scratchpress.resources import examples_dir

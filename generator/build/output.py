@@ -1,0 +1,168 @@
+"""Writing what a build made into the output folder besides the documents themselves:
+the booklet's saddle copy, ``--png`` previews, the manifest, and removing what an earlier
+build wrote that this one no longer makes. Nothing here overwrites a file we did not write."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from ..definitions.files import display_path
+from ..definitions.models import BuildOptions
+from ..documents.base import Document
+from ..problems import Problem
+from ..render.files import CannotWrite, signals_held, write_file
+from ..render.manifest import Manifest
+from .report import BuildReport, Written
+
+
+def not_ours(path: Path) -> Problem:
+    """A file in the output folder the manifest does not vouch for: never replaced."""
+    if path.is_symlink():  # never ours: we write files, not links
+        return Problem(str(CannotWrite(display_path(path), "is a symbolic link; refused")))
+    return Problem(
+        "exists and was not written by scratchpress (or was changed since);"
+        " left untouched; use --force to replace it",
+        display_path(path),
+    )
+
+
+def write_saddle(
+    document: Document,
+    pdf: bytes,
+    out_dir: Path,
+    manifest: Manifest,
+    force: bool,
+    report: BuildReport,
+    written: Written,
+    owner: str,
+) -> None:
+    """The printer's copy: pages reordered 2-up for folding and stapling, listed and
+    counted like any document. The tagged reading copy stays as it is beside it."""
+    from ..documents.booklet.imposition import impose_saddle, saddle_order
+
+    name = f"{document.stem}-saddle.pdf"
+    if not force and not manifest.may_write(name):
+        report.problems.append(not_ours(out_dir / name))
+        return
+    sheet = document.context.get("saddle") or {}
+    imposed = impose_saddle(pdf, sheet.get("size_pt"))
+    try:
+        write_file(out_dir / name, imposed, out_dir, shown=display_path(out_dir / name))
+    except CannotWrite as err:
+        report.problems.append(Problem(str(err)))
+        return
+    manifest.record(name, imposed, document.kind, owner)
+    sides = len(saddle_order(written.pages))  # two pages a side, both sides of each sheet
+    width, height = written.page_sizes[0]
+    report.written.append(
+        dataclasses.replace(
+            written,
+            path=out_dir / name,
+            pages=sides,
+            sheets=sides // 2,
+            page_sizes=[sheet.get("size_pt") or (2 * width, height)] * sides,
+            printers_copy=True,
+            paper=sheet.get("paper"),
+        )
+    )
+
+
+PNG_FOLDER = "png"
+
+
+CONTACT_KINDS = {"events", "careers", "initiative"}  # decks get a one-image preview too
+
+
+def write_previews(
+    out_dir: Path, manifest: Manifest, force: bool, report: BuildReport, owner: str
+) -> None:
+    """``--png``: every page as ``png/<stem>-NN.png``, and a contact sheet per deck. They
+    are output like the PDFs: in the manifest, never written over a file we did not
+    write, never through a link."""
+    from ..render.png import contact_sheet, page_pngs
+
+    for written in report.written:
+        if written.printers_copy:  # the booklet's own pages are previewed already
+            continue
+        images = page_pngs(written.path)
+        if written.document.kind in CONTACT_KINDS:
+            sheet = contact_sheet(written.path)
+            if sheet is not None:
+                images[f"{written.path.stem}-contact.png"] = sheet
+        for name, data in images.items():
+            relative = f"{PNG_FOLDER}/{name}"
+            target = out_dir / PNG_FOLDER / name
+            if not force and not manifest.may_write(relative) and not _same_bytes(target, data):
+                report.problems.append(not_ours(target))
+                continue
+            try:
+                if not manifest.holds(relative, data):
+                    write_file(target, data, out_dir, shown=display_path(target))
+            except CannotWrite as err:
+                report.problems.append(Problem(str(err)))
+                continue
+            manifest.record(relative, data, written.document.kind, owner)
+            report.pngs += 1
+
+
+def remove_unmade(
+    out_dir: Path,
+    manifest: Manifest,
+    kinds: set[str],
+    owner: str,
+    documents: list[Document],
+    options: BuildOptions,
+    report: BuildReport,
+) -> None:
+    """Remove what an earlier build of these kinds wrote and this one no longer makes (a
+    renamed character's old sheet, a saddle copy no longer asked for), so it is not
+    printed with the rest; files anyone changed since are left alone. Documents that
+    failed to render this time still count as made: their last good PDF stays."""
+    made = {d.filename for d in documents}
+    made |= {f"{d.stem}-saddle.pdf" for d in documents if d.kind == "booklets"}
+    stems = {d.stem for d in documents}
+
+    def still_made(name: str) -> bool:
+        if name.startswith(f"{PNG_FOLDER}/"):
+            if options.png:  # this build wrote every page image it makes
+                return name in manifest.recorded
+            # Without --png, the page images of a document still made stay as they were.
+            stem = name.removeprefix(f"{PNG_FOLDER}/").rpartition("-")[0]
+            return stem in stems
+        if name.endswith("-saddle.pdf") and options.impose != "saddle":
+            return False
+        return name in made
+
+    for name in manifest.unmade(kinds, owner, still_made):
+        try:
+            (out_dir / name).unlink()
+        except OSError:
+            continue  # still ours in the manifest: the next build tries again
+        manifest.forget(name)
+        report.removed.append(name)
+    if report.removed:
+        shown = ", ".join(report.removed[:5]) + (", …" if len(report.removed) > 5 else "")
+        count = len(report.removed)
+        files = f"{count} file{'s' if count != 1 else ''}"
+        note = f"removed {files} this build no longer makes: {shown}"
+        report.notes.append(note)
+        report.removal_notes.append(note)
+
+
+def _same_bytes(path: Path, data: bytes) -> bool:
+    """A picture already there with exactly our bytes (an older version wrote it before
+    PNGs were in the manifest) is ours to record, not a GM's file to refuse."""
+    try:
+        return path.is_file() and not path.is_symlink() and path.read_bytes() == data
+    except OSError:
+        return False
+
+
+def save_manifest(manifest: Manifest, report: BuildReport) -> None:
+    try:
+        with signals_held():
+            manifest.save()
+    except CannotWrite as err:
+        # The PDFs are written, but without the record the next build would refuse them.
+        report.problems.append(Problem(str(err)))

@@ -1,0 +1,365 @@
+"""One build in progress, phase by phase: plan every document (HTML, cache key, cache
+hit or render job), render what the cache lacks, write each PDF as soon as it is ready,
+then the previews, the removals and the manifest.
+
+The phases share what a build holds while it runs (the manifest, the cache, the report,
+the jobs and their outcomes), so they are methods of one object, :class:`BuildRun`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from jinja2 import TemplateError
+
+from ..definitions.campaign import Campaign
+from ..definitions.files import display_path
+from ..definitions.models import BuildOptions
+from ..documents.base import Document
+from ..problems import Problem
+from ..render.cache import RenderCache, cache_key
+from ..render.files import CannotWrite, clean_stale_temps, signals_held, write_file
+from ..render.jobs import Job, Outcome
+from ..render.lint import missing_glyphs_by_entry
+from ..render.manifest import Manifest
+from ..render.merged import merge_jobs
+from ..render.pool import limits_note, run_jobs
+from ..render.templating import render_html, theme_dirs
+from ..resources import fonts_dir, templates_dir
+from .messages import (
+    CARD_KINDS,
+    cache_meta,
+    font_package_hints,
+    layout_problems,
+    missing_glyph_problem,
+    says_more,
+    template_problem,
+)
+from .output import not_ours, remove_unmade, save_manifest, write_previews, write_saddle
+from .report import BuildInterrupted, BuildReport, BuildSettings, Written
+from .session import BuildSession
+from .units import UnitPlan, assemble, batch_jobs, find_cached, plan_units, sample_job, settle
+
+
+def allowed_roots(campaign: Campaign) -> list[Path]:
+    """The folders a render may load files from: the campaign's, our templates and fonts."""
+    roots = [templates_dir(), fonts_dir()]
+    if campaign.root is not None:
+        roots.insert(0, campaign.root.resolve())
+    return roots
+
+
+def _cached_outcome(key: str, pdf: bytes, meta: dict[str, object]) -> Outcome:
+    """A render the cache held, as if it had just finished (``seconds`` -1 marks it)."""
+    outcome = Outcome(
+        key,
+        pdf,
+        int(meta["pages"]),  # type: ignore[call-overload]
+        [(float(w), float(h)) for w, h in meta["page_sizes"]],  # type: ignore[attr-defined]
+        list(meta["warnings"]),  # type: ignore[call-overload]
+        [],
+        [tuple(o) for o in meta["overflows"]],  # type: ignore[attr-defined]
+        [tuple(c) for c in meta["collisions"]],  # type: ignore[attr-defined]
+        [tuple(f) for f in meta.get("frames", [])],  # type: ignore[attr-defined]
+    )
+    outcome.seconds = -1.0
+    return outcome
+
+
+class BuildRun:
+    """A build into ``out_dir`` that holds its lock: :meth:`run` does the rest."""
+
+    def __init__(
+        self,
+        campaign: Campaign,
+        options: BuildOptions,
+        out_dir: Path,
+        settings: BuildSettings,
+        report: BuildReport,
+        session: BuildSession | None = None,
+        progress: Callable[[Written], None] | None = None,
+        on_rendered: Callable[[int, int], None] | None = None,
+    ) -> None:
+        self.campaign, self.options, self.out_dir = campaign, options, out_dir
+        self.settings, self.report, self.session = settings, report, session
+        self.progress, self.on_rendered = progress, on_rendered
+        self.force = settings.force
+        self.manifest = Manifest(out_dir)
+        # Whose files these are, in the manifest: a build removes only its own campaign's.
+        self.owner = str(campaign.root.resolve()) if campaign.root is not None else ""
+        self.render_cache = RenderCache.for_build(
+            campaign.root,
+            out_dir,
+            settings.cache_dir,
+            enabled=settings.use_cache,
+            memory=session.memory if session else None,
+            notes=report.notes,
+        )
+        self.roots = tuple(allowed_roots(campaign))
+        self.themes: tuple[Path, ...] = ()
+        self.order: list[tuple[Document, str]] = []  # every document planned, with its key
+        self.by_key: dict[str, list[Document]] = {}
+        self.outcomes: dict[str, Outcome] = {}  # finished renders (or cache hits), by key
+        self.jobs: list[Job] = []
+        self.samples: list[Job] = []  # documents found cached, to warm a watch session
+        self.plans: list[UnitPlan] = []  # imposed documents: their units
+        self.merged: dict[str, list[Job]] = {}
+        self.units_done: dict[str, Outcome] = {}
+        self.merged_done: dict[str, Outcome] = {}
+        self.alone: list[Job] = []  # documents of a merged job that failed or warned
+        self.waiting: list[tuple[Document, str]] = []  # planned, not yet written
+        # Every document this build makes, written or not: one that failed this time
+        # keeps its last good PDF (nothing of it is removed as "no longer made").
+        self.made: list[Document] = []
+
+    # ----------------------------------------------------------------------------- phases
+
+    def run(self, make_documents: Callable[[BuildReport], list[Document]], prune: set[str]) -> None:
+        """Plan, render, write; ``prune``: the kinds whose files no longer made are removed
+        (empty for documents made outside a campaign build, which share their folder)."""
+        clean_stale_temps(self.out_dir, subfolders=bool(prune))
+        try:
+            self.themes = theme_dirs(self.campaign.root)
+        except TemplateError as err:
+            shown = display_path(self.campaign.root or self.out_dir)
+            self.report.problems.append(Problem(str(err.message), shown))
+            return
+        self.made = make_documents(self.report)
+        for document in self.made:
+            self.plan(document)
+        # A theme's CSS could count pages or repeat fixed boxes across merged sheets.
+        if not self.themes:
+            self.jobs, self.merged = merge_jobs(self.jobs, self.settings.workers)
+        note = limits_note(self.settings.workers) if self.jobs else None
+        if note is not None:
+            self.report.notes.append(note)
+        self.waiting = list(self.order)
+        try:
+            self.render_and_write()
+            self.finish(prune)
+        except KeyboardInterrupt:
+            written = len({id(w.document) for w in self.report.written})
+            raise BuildInterrupted(written, len(self.order)) from None
+        finally:
+            # Whatever stopped us (Ctrl-C, a closed pipe, a bug), what was written stays
+            # ours: recorded in the manifest, so the next run may replace it.
+            save_manifest(self.manifest, self.report)
+        if self.render_cache.enabled:
+            self.render_cache.prune()
+            self.render_cache.forget_unused()
+        self.warm_session()
+
+    def plan(self, document: Document) -> None:
+        """The document's HTML and cache key; then a cache hit, or the jobs to render it."""
+        report, settings = self.report, self.settings
+        if not self.force and not self.manifest.may_write(document.filename):
+            report.problems.append(not_ours(self.out_dir / document.filename))
+            return
+        plan: UnitPlan | None = None
+        try:
+            if document.imposed is not None:
+                plan = plan_units(document, self.themes, self.roots, settings.timeout_s)
+                html, key = plan.text, plan.key  # the cards' text, for the glyph lint below
+            else:
+                html = render_html(
+                    document.template, document.context, self.themes, settings.timeout_s
+                )
+                key = cache_key(html, f"{document.kind}/{document.pdf_variant}", self.roots)
+        except Exception as err:
+            report.problems.append(template_problem(err, self.out_dir / document.filename))
+            return
+        self.order.append((document, key))
+        # What the view shortened to fit (documents/sheet/): a layout warning, like the lint.
+        report.lint += document.context.get("layout_problems", [])
+        if key in self.by_key:  # the same PDF twice (rare): render once
+            self.by_key[key].append(document)
+            return
+        self.by_key[key] = [document]
+        undrawn = missing_glyphs_by_entry(html)
+        if undrawn:
+            report.lint.append(missing_glyph_problem(document, undrawn))
+            for hint in font_package_hints(undrawn):
+                if hint not in report.notes:
+                    report.notes.append(hint)
+        hit = self.render_cache.get(key)
+        session = self.session
+        # A watch session's first build puts each deck together from its cached cards even
+        # when the whole deck is cached: opening them now, while the GM waits for the start,
+        # spares the first edit that second or two.
+        if session and document.imposed is not None and document.stem not in session.imposers:
+            hit = None
+        if hit is not None:
+            pdf, meta = hit
+            if session and not session.warm and document.imposed is None:  # rendered before
+                self.samples.append(
+                    Job(
+                        key,
+                        html,
+                        templates_dir(),
+                        self.roots,
+                        pdf_variant=document.pdf_variant,
+                        kind=document.kind,
+                    )
+                )
+            self.outcomes[key] = _cached_outcome(key, pdf, meta)
+        elif plan is not None:
+            self.plan_units(document, plan)
+        else:
+            self.jobs.append(
+                Job(
+                    key,
+                    html,
+                    templates_dir(),
+                    self.roots,
+                    document.kind in CARD_KINDS,
+                    document.pdf_variant,
+                    document.kind,
+                )
+            )
+
+    def plan_units(self, document: Document, plan: UnitPlan) -> None:
+        """An imposed document: batches of the units the cache lacks."""
+        missing = find_cached(plan, self.render_cache)
+        try:
+            batches = batch_jobs(
+                plan,
+                missing,
+                self.settings.workers,
+                templates_dir(),
+                self.roots,
+                self.themes,
+                self.settings.timeout_s,
+            )
+        except Exception as err:
+            self.report.problems.append(template_problem(err, self.out_dir / document.filename))
+            self.order.pop()
+            return
+        queued = {job.key for job in self.jobs}
+        self.jobs += [job for job in batches if job.key not in queued]
+        cached = sorted(set(range(len(plan.unit_keys))) - set(missing))
+        if self.session is not None and not self.session.warm and cached:
+            self.samples.append(sample_job(plan, cached[0]))
+        self.plans.append(plan)
+
+    def render_and_write(self) -> None:
+        """Render every job; each document is written as soon as its PDF is ready."""
+        settings = self.settings
+        limits = (settings.workers, settings.timeout_s, settings.memory_mb)
+        batch_keys = {batch.key for plan in self.plans for batch in plan.batches}
+        self.write_ready()  # what the cache held
+        for done, outcome in enumerate(run_jobs(self.jobs, *limits), start=1):
+            if self.on_rendered:
+                self.on_rendered(done, len(self.jobs))
+            if outcome.key in batch_keys:  # units of an imposed document: assembled below
+                self.units_done[outcome.key] = outcome
+            elif outcome.key in self.merged:  # several documents: each its own file
+                if outcome.error or any(says_more(part) for part in outcome.parts):
+                    self.alone += self.merged[outcome.key]
+                    continue
+                self.merged_done[outcome.key] = outcome
+                for part in outcome.parts:
+                    self.finished(part)
+            else:
+                self.finished(outcome)
+        for outcome in run_jobs(self.alone, *limits):
+            self.finished(outcome)
+        retries = [job for plan in self.plans for job in settle(plan, self.units_done)]
+        for outcome in run_jobs(retries, *limits):
+            self.units_done[outcome.key] = outcome
+        for plan in self.plans:
+            try:
+                imposer = self.session.imposer(plan.document.stem) if self.session else None
+                outcome = assemble(plan, self.units_done, self.render_cache, imposer)
+            except Exception as err:  # a unit PDF pikepdf cannot read: say so, build the rest
+                outcome = Outcome(
+                    plan.key, error=f"could not be imposed: {type(err).__name__}: {err}"
+                )
+            self.finished(outcome)
+
+    def finish(self, prune: set[str]) -> None:
+        """The summary in document order, then previews and what is no longer made."""
+        position = {id(document): index for index, (document, _) in enumerate(self.order)}
+        self.report.written.sort(key=lambda w: position[id(w.document)])
+        if self.settings.png:
+            write_previews(self.out_dir, self.manifest, self.force, self.report, self.owner)
+        # Only after a build that went well: a problem could mean a document was not made
+        # that still should be (and whatever it was, the GM sorts it out first).
+        if prune and not self.report.problems:
+            remove_unmade(
+                self.out_dir, self.manifest, prune, self.owner, self.made, self.options, self.report
+            )
+
+    def warm_session(self) -> None:
+        """``--watch``: warm the renderer with documents this build rendered well."""
+        if self.session is None:
+            return
+        rendered_well = {**self.outcomes, **self.units_done}
+        # One sheet warms as well as eight.
+        alone = self.alone + [self.merged[key][0] for key in self.merged_done]
+        self.session.warm_up(
+            self.samples
+            + [
+                job
+                for job in self.jobs + alone
+                if (result := rendered_well.get(job.key)) is not None
+                and result.error is None
+                and not result.refused
+            ]
+        )
+
+    # ---------------------------------------------------------------------------- writing
+
+    def finished(self, outcome: Outcome) -> None:
+        """A render is done: cache it if it is good, and write whatever is now ready."""
+        self.outcomes[outcome.key] = outcome
+        if outcome.error is None and not outcome.refused:
+            self.render_cache.put(outcome.key, outcome.pdf, cache_meta(outcome))
+        self.write_ready()
+
+    def write_ready(self) -> None:
+        """Write every waiting document whose PDF is ready, so each "wrote" line comes
+        when its file is on disk, not after the whole build has rendered."""
+        ready = [item for item in self.waiting if item[1] in self.outcomes]
+        self.waiting[:] = [item for item in self.waiting if item[1] not in self.outcomes]
+        for document, key in ready:
+            before = len(self.report.written)
+            self.write_document(document, self.outcomes[key])
+            if self.progress is not None:  # the document, and its saddle copy if it has one
+                for written in self.report.written[before:]:
+                    self.progress(written)
+
+    def write_document(self, document: Document, outcome: Outcome) -> None:
+        report, manifest, out_dir = self.report, self.manifest, self.out_dir
+        path = out_dir / document.filename
+        if outcome.error is not None:
+            report.problems.append(Problem(outcome.error, display_path(path)))
+            return
+        for message in outcome.refused:
+            report.problems.append(Problem(f"refused to load {message}", document.filename))
+        for message in outcome.warnings:
+            # Missing glyphs are reported once, by our lint, with the entry's name.
+            if message.startswith(".notdef glyph"):
+                continue
+            if not any(message.endswith(r) for r in outcome.refused):
+                report.warnings.append(f"{document.filename}: {message}")
+        report.lint += layout_problems(document, self.campaign, outcome)
+        with signals_held():  # written and recorded, or neither
+            try:
+                # A file that already holds exactly these bytes is left alone: no rewrite,
+                # no new modification time for a printer queue or a sync tool to react to.
+                if not manifest.holds(document.filename, outcome.pdf):
+                    write_file(path, outcome.pdf, out_dir, shown=display_path(path))
+            except CannotWrite as err:
+                report.problems.append(Problem(str(err)))
+                return
+            manifest.record(document.filename, outcome.pdf, document.kind, self.owner)
+        sheets = (outcome.pages + 1) // 2 if document.duplex else outcome.pages
+        written = Written(
+            document, path, outcome.pages, sheets, outcome.page_sizes, cached=outcome.seconds < 0
+        )
+        report.written.append(written)
+        if document.kind == "booklets" and self.options.impose == "saddle":
+            write_saddle(
+                document, outcome.pdf, out_dir, manifest, self.force, report, written, self.owner
+            )

@@ -1,0 +1,274 @@
+"""The view model of one initiative card, a group's or a character's, and how many cards
+its rows need: every height is counted in the millimetres of ``metrics``, so a group or an
+attack list too long for one card goes on "cont." cards, never clipped."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ...rules.character import CharacterStats
+from ...statblocks import Block, Computed, InitiativeGroup
+from ...typesetting.fonts import FACES
+from ...typesetting.units import mm
+from ..common import signed
+from .fitting import fit_text, member_name
+from .metrics import (
+    CONDITIONS,
+    HP_INDENT_MM,
+    HP_LABEL_W,
+    META_PT,
+    MINION_INDENT_MM,
+    NAME_W_ONE_LINE,
+    Metrics,
+)
+from .wording import (
+    bonus_lines,
+    defenses,
+    hp_lines,
+    short_damage,
+    short_target,
+    stats_of,
+    tick_letters,
+)
+
+# ------------------------------------------------------------------------------------------
+# Group cards
+
+
+@dataclass(frozen=True)
+class Row:
+    """One member line of a group card and the height it takes, in mm."""
+
+    height: float
+    view: dict[str, Any]
+
+
+INIT_EXTRA_MM = 2.0  # "+30" is wider than a defense
+
+
+def group_columns(
+    computed: Computed, members: Sequence[Block], m: Metrics
+) -> list[tuple[str, float]]:
+    """The number columns of a group card and their widths in mm: the ruleset's defenses,
+    stamina, and each member's own initiative when everyone rolls alone."""
+    sample = stats_of(members[0]) if members else None
+    labels = [label for label, _ in defenses(sample)] if sample else ["AGI", "INT", "STR"]
+    columns = [(label, m.value_w) for label in [*labels, "STA"]]
+    if computed.rules.individual_initiative:
+        columns.append(("INIT", m.value_w + INIT_EXTRA_MM))
+    return columns
+
+
+def member_rows(
+    group: InitiativeGroup, m: Metrics, individual: bool, columns_w: float
+) -> list[Row]:
+    """One row per member; a minion group of two or more gets a numbered row each."""
+    rows: list[Row] = []
+    name_w = NAME_W_ONE_LINE if m.one_line else m.inner_w - columns_w
+    for block in group.members:
+        stats = stats_of(block)
+        values = [str(v) for _, v in defenses(stats)] + [str(stats.stamina)]
+        if individual:
+            values.append(signed(stats.initiative_bonus))
+        letters = tick_letters(stats.actions)
+        ticks = [{"letter": letter, "title": name} for name, letter in letters.items()]
+        if m.one_line:
+            hp_w = m.inner_w - NAME_W_ONE_LINE - columns_w - 3 * m.tick_w - HP_INDENT_MM
+        else:
+            hp_w = m.inner_w - len(ticks) * m.tick_w - 1.0
+        lines = hp_lines(stats.hit_points, stats.stamina, math.floor(hp_w / m.pitch))
+        if m.one_line:
+            height = max(m.name_h, len(lines) * m.pitch) + m.row_pad
+        else:
+            height = m.name_h + len(lines) * m.pitch + m.row_pad
+        minion = block.kind == "minion"
+        font = FACES["sans-italic"] if minion else FACES["sans-bold"]
+        room = name_w - (MINION_INDENT_MM if minion else 0.0) - 0.8
+        suffixes = [f" {i}" for i in range(1, block.count + 1)] if block.count > 1 else [""]
+        for suffix in suffixes:
+            size, shown = member_name(block.name, suffix, font, m.member_pt, room)
+            view = {
+                "name": block.name + suffix,
+                "shown": shown,
+                "name_size": "" if size == m.member_pt else f"{size}pt",
+                "minion": minion,
+                "cells": values,
+                "hp_lines": lines,
+                "ticks": ticks,
+                "height": mm(height),
+                "track_h": mm(len(lines) * m.pitch + m.row_pad),
+            }
+            rows.append(Row(height, view))
+    return rows
+
+
+def group_capacity(m: Metrics) -> float:
+    return m.inner_h - m.band_h - m.band_gap - m.bonus_h - m.head_h - m.legend_h
+
+
+def paginate(rows: Sequence[Row], capacity: float) -> list[list[Row]]:
+    """Rows in order onto as many cards as they need; every card takes at least one."""
+    pages: list[list[Row]] = [[]]
+    used = 0.0
+    for row in rows:
+        if pages[-1] and used + row.height > capacity + 1e-6:
+            pages.append([])
+            used = 0.0
+        pages[-1].append(row)
+        used += row.height
+    return pages
+
+
+def legend(rows: Sequence[Row], limit: str = "once per target") -> str:
+    seen: dict[str, str] = {}
+    for row in rows:
+        for tick in row.view["ticks"]:
+            seen.setdefault(tick["letter"], tick["title"].lower())
+    if not seen:
+        return ""
+    return limit.capitalize() + ": " + " · ".join(f"{k} {v}" for k, v in seen.items())
+
+
+def group_cards(group: InitiativeGroup, computed: Computed, m: Metrics) -> list[dict[str, Any]]:
+    individual = computed.rules.individual_initiative
+    columns = group_columns(computed, group.members, m)
+    rows = member_rows(group, m, individual, sum(width for _, width in columns))
+    played = any(getattr(b.definition, "player", "") for b in group.members)
+    chunks = paginate(rows, group_capacity(m))
+    cards = []
+    for index, chunk in enumerate(chunks):
+        cards.append(
+            {
+                "kind": "group",
+                "title": group.name,
+                "label": "Group",
+                "part": _part(index, len(chunks)),
+                "bonus": signed(group.bonus),
+                "bonus_label": "best single bonus" if individual else "group initiative",
+                "bonus_lines": bonus_lines(group.rule),
+                "columns": [{"label": label, "width": mm(width)} for label, width in columns],
+                "members": [row.view for row in chunk],
+                "legend": legend(chunk, computed.rules.psychic_limit),
+                # The players' own group lists its members; an adversary group shows only
+                # its name, so the tent tells the table no more than the GM does.
+                "player": {
+                    "title": group.name,
+                    "subtitle": "Initiative group",
+                    "lines": _unique([row.view["name"] for row in rows]) if played else [],
+                },
+            }
+        )
+    return cards
+
+
+def _unique(names: list[str]) -> list[str]:
+    return list(dict.fromkeys(names))
+
+
+def _part(index: int, total: int) -> str:
+    if total == 1:
+        return ""
+    return f"cont. {index + 1}/{total}" if index else f"1/{total}"
+
+
+# ------------------------------------------------------------------------------------------
+# Character cards
+
+
+def initiative_roll(bonus: int) -> str:
+    """What a card's framed initiative says: ``+38``, or ``d20`` when nothing is added."""
+    return signed(bonus) if bonus else "d20"
+
+
+def attack_rows(stats: CharacterStats) -> list[dict[str, Any]]:
+    """Every attack, one compact line each; unrepeatable ones carry their tick box."""
+    letters = tick_letters(stats.actions)
+    return [
+        {
+            "tick": action.unrepeatable,
+            "letter": letters.get(action.name, ""),
+            "name": action.name,
+            # The sheet's words: an attack no ability adds to is rolled on the bare d20.
+            "bonus": signed(action.bonus or 0) if action.roll else "d20",
+            "target": short_target(action.target),
+            "damage": short_damage(action),
+            "range": action.range,
+        }
+        for action in stats.actions
+        if action.attack
+    ]
+
+
+def character_cards(
+    block: Block, group: InitiativeGroup | None, computed: Computed, m: Metrics
+) -> list[dict[str, Any]]:
+    stats = stats_of(block)
+    individual = computed.rules.individual_initiative
+    player = getattr(block.definition, "player", "")
+    hp_w = (m.side_w or m.inner_w) - HP_LABEL_W
+    lines = hp_lines(stats.hit_points, stats.stamina, math.floor(hp_w / m.pitch))
+    hp_h = len(lines) * m.pitch
+    top = m.band_h + m.band_gap
+    if m.side_w:
+        # Wide card: defenses and HP in a left column, attacks fill the right one.
+        first = m.inner_h - top - m.head_h
+    else:
+        first = m.inner_h - top - m.meta_h - m.defense_h - hp_h - 2 * m.section_gap - m.head_h
+    later = m.inner_h - top - m.head_h
+    conditions: list[list[str]] = []
+    if m.side_w:
+        # The wide card's left column has room below HP for the states a turn leaves
+        # behind; shown only when they fit, at the same place on every card.
+        used = m.meta_h + 2 * m.defense_h + 2 * m.section_gap + hp_h
+        rows_needed = math.ceil(len(CONDITIONS) / 2)
+        if used + m.legend_h + rows_needed * m.pitch + m.section_gap <= m.inner_h - top:
+            conditions = [list(CONDITIONS[i : i + 2]) for i in range(0, len(CONDITIONS), 2)]
+    attacks = attack_rows(stats)
+    chunks: list[list[dict[str, Any]]] = []
+    room = max(1, math.floor((first + 1e-6) / m.attack_h))
+    chunks.append(attacks[:room])
+    rest = attacks[room:]
+    per_later = max(1, math.floor((later + 1e-6) / m.attack_h))
+    while rest:
+        chunks.append(rest[:per_later])
+        rest = rest[per_later:]
+    # The framed number is the one this player adds to d20: the group's when the group
+    # rolls together, else their own. No second number beside it may contradict it.
+    if group is None:
+        group_line, rolled = "Rolls alone: no group", stats.initiative_bonus
+    elif individual:
+        group_line, rolled = f"Rolls alone · {group.name}", stats.initiative_bonus
+    else:
+        group_line, rolled = f"Rolls with {group.name}", group.bonus
+    # What to roll comes first, so a long group name is what gets cut.
+    meta_w = (m.side_w or m.inner_w) - 0.5
+    group_line = fit_text(group_line, FACES["sans"], META_PT, meta_w)
+    cards = []
+    for index, chunk in enumerate(chunks):
+        cards.append(
+            {
+                "kind": "character",
+                "title": block.name,
+                "label": "Character",
+                "part": _part(index, len(chunks)),
+                "first": index == 0,
+                "group": group.name if group else "",
+                "group_line": group_line,
+                "init": initiative_roll(rolled),
+                "defenses": [{"label": k, "value": str(v)} for k, v in defenses(stats)],
+                "stamina": str(stats.stamina),
+                "hit_points": str(stats.hit_points),
+                "hp_lines": lines,
+                "attacks": chunk,
+                "conditions": conditions if index == 0 else [],
+                "player": {
+                    "title": block.name,
+                    "subtitle": group.name if group else "",
+                    "lines": [f"played by {player}"] if player else [],
+                },
+            }
+        )
+    return cards

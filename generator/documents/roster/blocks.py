@@ -1,0 +1,263 @@
+"""The view model of one NPC's block in the books' own format, with its minions, and the
+height it takes in a column: header, ability lines, attacks, HP track and tick boxes."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ...rules.abilities import display
+from ...rules.actions import Action
+from ...rules.character import CharacterStats
+from ...statblocks import Block
+from ...typesetting.units import mm
+from ..common import hp_track, signed
+from .geometry import (
+    BLOCK_PAD_BOTTOM,
+    BLOCK_PAD_TOP,
+    HP_LABEL,
+    INIT_W,
+    INSTANCE_GAP,
+    INSTANCE_LABEL,
+    LINE,
+    MINION_GAP,
+    PITCH,
+    RULE,
+    TICK_W,
+    TRACK,
+    Geometry,
+)
+from .measuring import Run, count_lines
+
+
+def stats_of(block: Block) -> CharacterStats:
+    assert isinstance(block.stats, CharacterStats)
+    return block.stats
+
+
+def header_values(stats: CharacterStats) -> list[dict[str, str]]:
+    """The parenthesis of the books' header, in their order: agility, intelligence, strength,
+    stamina; or the older defense, stamina."""
+    named: list[tuple[str, int | None]] = [
+        ("agility", stats.agility),
+        ("intelligence", stats.intelligence),
+        ("strength", stats.strength),
+    ]
+    if stats.defense is not None:
+        named = [("defense", stats.defense)]
+    named.append(("stamina", stats.stamina))
+    return [{"value": str(v), "label": label} for label, v in named if v is not None]
+
+
+def header_runs(name: str, count: str, values: list[dict[str, str]], description: str) -> list[Run]:
+    runs: list[Run] = [(name, "bold")]
+    if count:
+        runs.append((f" {count}", "bold"))
+    runs.append((" (", "regular"))
+    for index, item in enumerate(values):
+        runs.append((item["value"], "bold"))
+        runs.append((f" {item['label']}" + (", " if index < len(values) - 1 else ""), "regular"))
+    runs.append((")" + (": " if description else ""), "regular"))
+    if description:
+        runs.append((description, "regular"))
+    return runs
+
+
+def ability_rows(stats: CharacterStats, width: float) -> tuple[list[dict[str, str]], int]:
+    """``2 wrestling: note`` lines in the author's order, and how many lines they take."""
+    rows, lines = [], 0
+    for ability in stats.abilities:
+        name = display(ability.name)
+        runs: list[Run] = [(name + (":" if ability.note else ""), "regular")]
+        if ability.note:
+            runs.append((" " + ability.note, "italic"))
+        lines += count_lines(runs, width)
+        rows.append({"level": str(ability.level), "name": name, "note": ability.note})
+    return rows, lines
+
+
+# Targets too long for a run-in line, said shorter (the sheet spells them out).
+SHORT_TARGETS = {
+    "intelligence or strength, whichever is higher": "intelligence or strength (higher)",
+    "intelligence (only if its strength is not above yours)": "intelligence (if not stronger)",
+}
+ATTACKS_LABEL = "Attacks: "
+
+
+def _damage(figure: str, word: str) -> str:
+    """A damage figure with its words after the number and before any note: ``4 (2
+    injured)`` reads "4 damage (2 injured)", ``1 each`` "1 damage each" and, on a 20,
+    "2 each on a 20"."""
+    main, _, rest = figure.partition(" (")
+    number, each, _ = main.partition(" each")
+    words = [number, word, "each"] if word == "damage" else [number, "each", word]
+    return " ".join(w for w in words if w != "each" or each) + (f" ({rest}" if rest else "")
+
+
+def _attack_text(action: Action) -> str:
+    """Everything after the attack's name: ``+1 vs agility, long, 2 damage, 5 on a 20``."""
+    target = SHORT_TARGETS.get(action.target, action.target)
+    text = f"{signed(action.bonus or 0)} vs {target}, {action.range}"
+    if action.damage:
+        text += ", " + _damage(action.damage, "damage")
+        if action.auto_damage:
+            text += ", " + _damage(action.auto_damage, "on a 20")
+    return text
+
+
+def attack_rows(stats: CharacterStats) -> list[dict[str, str]]:
+    """The attacks the sheet computes, those this NPC rolls with an ability, in the sheet's
+    order; an NPC without one shows its basic attack, so every block says how it fights.
+    The bare-d20 attacks everyone has (hold, throw, distract) would only repeat."""
+    attacks = [a for a in stats.actions if a.attack and a.bonus is not None]
+    chosen = [a for a in attacks if a.roll] or attacks[:1]
+    return [{"name": a.name, "text": _attack_text(a)} for a in chosen]
+
+
+def attack_runs(attacks: Sequence[dict[str, str]]) -> list[Run]:
+    """The attacks line as it sets: the label, each name in bold, then its roll."""
+    runs: list[Run] = [(ATTACKS_LABEL, "italic")] if attacks else []
+    for index, attack in enumerate(attacks):
+        runs.append((attack["name"], "bold"))
+        runs.append((" " + attack["text"] + ("; " if index < len(attacks) - 1 else ""), "regular"))
+    return runs
+
+
+def tick_boxes(stats: CharacterStats) -> list[dict[str, str]]:
+    """One box per unrepeatable action (distract, surprise, intimidate), lettered."""
+    ticks: list[dict[str, str]] = []
+    for action in stats.actions:
+        if action.unrepeatable and all(t["title"] != action.name.lower() for t in ticks):
+            ticks.append({"letter": action.name[0].upper(), "title": action.name.lower()})
+    return ticks
+
+
+def hp_boxes(stats: CharacterStats) -> list[dict[str, Any]]:
+    boxes: list[dict[str, Any]] = [
+        {"label": str(b["hp"]), "injured": b["injured"], "zero": False}
+        for b in hp_track(stats.hit_points, stats.stamina)
+    ]
+    boxes.append({"label": "0", "injured": False, "zero": True})
+    return boxes
+
+
+def _rows_of(boxes: list[dict[str, Any]], per_row: int) -> list[list[dict[str, Any]]]:
+    per_row = max(1, per_row)
+    return [boxes[i : i + per_row] for i in range(0, len(boxes), per_row)] or [[]]
+
+
+def tail_gap(width: float, boxes: int, tail: float) -> str:
+    """The space between a track's first row of boxes and the tick boxes (and initiative)
+    that end it at the column's right edge. They follow the boxes in the line rather than
+    float right: a float stays in the column's list of floats to its foot, and WeasyPrint
+    then measures every later line's min-content width and checks it against each float."""
+    return mm(width - HP_LABEL - boxes * PITCH - tail)
+
+
+@dataclass(frozen=True)
+class Item:
+    """A heading or a block in a column, with the height it takes (mm)."""
+
+    kind: str  # "group" or "npc"
+    height: float
+    view: dict[str, Any]
+    group: str = ""
+
+
+def minion_view(block: Block, g: Geometry) -> tuple[dict[str, Any], float]:
+    stats = stats_of(block)
+    values = header_values(stats)
+    count = f"×{block.count}" if block.count > 1 else ""
+    lines = count_lines(header_runs(block.name, count, values, block.description), g.minion_w)
+    abilities, ability_lines = ability_rows(stats, g.minion_w - g.hang)
+    attacks = attack_rows(stats)
+    ability_lines += count_lines(attack_runs(attacks), g.minion_w) if attacks else 0
+    ticks = tick_boxes(stats)
+    boxes = hp_boxes(stats)
+    ticks_w = len(ticks) * TICK_W
+    instances: list[dict[str, Any]]
+    if block.count == 1:
+        per_row = math.floor((g.minion_w - HP_LABEL - ticks_w - 1.0) / PITCH)
+        box_rows = _rows_of(boxes, per_row)
+        gap = tail_gap(g.minion_w, len(box_rows[0]), ticks_w)
+        instances = [
+            {"label": "HP", "numbered": False, "rows": box_rows, "ticks": ticks, "gap": gap}
+        ]
+        rows = [instances]
+        track_rows = len(box_rows)
+    else:
+        # Each of a group of identical minions gets its own numbered track; tracks share
+        # a row while they fit, and a track too long for one row wraps on its own rows.
+        one_w = INSTANCE_LABEL + len(boxes) * PITCH + ticks_w
+        per_row = max(1, math.floor((g.minion_w + INSTANCE_GAP) / (one_w + INSTANCE_GAP)))
+        box_rows = [boxes]
+        if one_w > g.minion_w:
+            per_row = 1
+            box_rows = _rows_of(
+                boxes, math.floor((g.minion_w - INSTANCE_LABEL - ticks_w - 1.0) / PITCH)
+            )
+        instances = [
+            {"label": f"#{i}", "numbered": True, "rows": box_rows, "ticks": ticks}
+            for i in range(1, block.count + 1)
+        ]
+        rows = [instances[i : i + per_row] for i in range(0, len(instances), per_row)]
+        track_rows = len(rows) * len(box_rows)
+    height = MINION_GAP + (lines + ability_lines) * LINE + track_rows * TRACK
+    view = {
+        "name": block.name,
+        "count": count,
+        "stats": values,
+        "description": block.description,
+        "abilities": abilities,
+        "attacks": attacks,
+        "track_rows": rows,
+    }
+    return view, height
+
+
+def npc_item(
+    block: Block, minions: Sequence[Block], g: Geometry, show_init: bool, group: str
+) -> Item:
+    stats = stats_of(block)
+    values = header_values(stats)
+    lines = count_lines(header_runs(block.name, "", values, block.description), g.column_w)
+    abilities, ability_lines = ability_rows(stats, g.ability_w)
+    attacks = attack_rows(stats)
+    ability_lines += count_lines(attack_runs(attacks), g.column_w) if attacks else 0
+    ticks = tick_boxes(stats)
+    init = signed(stats.initiative_bonus) if show_init else ""
+    room = g.column_w - HP_LABEL - len(ticks) * TICK_W - (INIT_W if init else 0.0) - 1.0
+    box_rows = _rows_of(hp_boxes(stats), math.floor(room / PITCH))
+    tail = len(ticks) * TICK_W + (INIT_W if init else 0.0)
+    height = (
+        BLOCK_PAD_TOP
+        + (lines + ability_lines) * LINE
+        + len(box_rows) * TRACK
+        + BLOCK_PAD_BOTTOM
+        + RULE
+    )
+    minion_views = []
+    for minion in minions:
+        view, extra = minion_view(minion, g)
+        minion_views.append(view)
+        height += extra
+    return Item(
+        "npc",
+        height,
+        {
+            "name": block.name,
+            "stats": values,
+            "description": block.description,
+            "abilities": abilities,
+            "attacks": attacks,
+            "hp_rows": box_rows,
+            "ticks": ticks,
+            "init": init,
+            "gap": tail_gap(g.column_w, len(box_rows[0]), tail),
+            "minions": minion_views,
+            "height": mm(height),
+        },
+        group,
+    )

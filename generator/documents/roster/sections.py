@@ -1,0 +1,144 @@
+"""Which NPCs a roster shows, in which groups: a section per initiative group (or per
+titled part, such as an event's opponents) as a heading and the blocks under it."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ...definitions.campaign import listed_as_npc
+from ...statblocks import Block, Computed, InitiativeGroup
+from ...typesetting import measure
+from ...typesetting.fonts import FACES
+from ..common import signed
+from .blocks import Item, npc_item
+from .geometry import (
+    BONUS_W,
+    HEAD_H,
+    HEAD_PAD,
+    HEAD_PT,
+    LINE,
+    NOTE_GAP,
+    NOTE_INSET,
+    SLACK,
+    TITLE_H,
+    Geometry,
+)
+from .measuring import Run, count_lines
+
+
+def is_npc(block: Block) -> bool:
+    """A character the GM runs (no player), or anyone written under ``npcs:``."""
+    return block.kind == "character" and (
+        listed_as_npc(block.source) or not str(getattr(block.definition, "player", "")).strip()
+    )
+
+
+@dataclass(frozen=True)
+class Section:
+    """One initiative group's NPCs (or those in no group) and what its heading says."""
+
+    name: str
+    bonus: str
+    how: str
+    members: tuple[Block, ...]
+    grouped: bool
+
+
+def sections(computed: Computed) -> list[Section]:
+    """NPCs by initiative group, groups in the order the campaign first names them, NPCs
+    in file order; NPCs without a group last, each rolling alone."""
+    groups: dict[str, InitiativeGroup] = {g.name: g for g in computed.groups}
+    individual = computed.rules.individual_initiative
+    by_group: dict[str, list[Block]] = {}
+    loose: list[Block] = []
+    for block in computed.of_kind("character"):
+        if not is_npc(block):
+            continue
+        if block.group and block.group in groups:
+            by_group.setdefault(block.group, []).append(block)
+        else:
+            loose.append(block)
+    out: list[Section] = []
+    for name, members in by_group.items():
+        group = groups[name]
+        if individual:
+            bonus, how = "", "each rolls alone"
+        else:
+            bonus = signed(group.bonus)
+            how = group.rule.split(" = ", 1)[-1].replace(" x ", " × ")
+        out.append(Section(name, bonus, how, tuple(members), True))
+    if loose:
+        out.append(Section("No initiative group", "", "each rolls alone", tuple(loose), False))
+    return out
+
+
+def heading_fits(name: str, g: Geometry) -> bool:
+    """Whether a section's name sets at full size beside the group initiative; a longer one
+    (an event's title such as "Whispers About the Newcomers") is set smaller rather than cut."""
+    room = g.column_w - BONUS_W - 2 * HEAD_PAD
+    return measure.text_width_mm(name, FACES["display"], HEAD_PT, 0.03) <= room
+
+
+def note_runs(text: str) -> list[Run]:
+    """A heading's line of text (an encounter's), set in italic under the band."""
+    return [(text, "italic")]
+
+
+def section_items(
+    section: Section, computed: Computed, g: Geometry, key: str = "", note: str = ""
+) -> list[Item]:
+    """A section's heading, then its NPCs with their minions. ``key`` tells sections of the
+    same name apart (two printables may reuse one); ``note`` is a line under the heading."""
+    key = key or section.name
+    full = dataclasses.replace(g, column_w=g.content_w)
+    minions: dict[str, list[Block]] = {}
+    for block in computed.of_kind("minion"):
+        if block.leader is not None:
+            minions.setdefault(block.leader, []).append(block)
+    show_init = computed.rules.individual_initiative or not section.grouped
+    note_w = g.column_w - 2 * NOTE_INSET
+    head_h = HEAD_H + (count_lines(note_runs(note), note_w) * LINE + NOTE_GAP if note else 0)
+    view = {
+        "name": section.name,
+        "bonus": section.bonus,
+        "how": section.how,
+        "cont": False,
+        "note": note,
+        "small": not heading_fits(section.name, g),
+    }
+    items = [Item("group", head_h, view, key)]
+    for block in section.members:
+        item = npc_item(block, minions.get(block.name, []), g, show_init, key)
+        if item.height > g.content_h - SLACK - TITLE_H - head_h:
+            # Taller than any column: it will run full width and break across pages.
+            wide = npc_item(block, minions.get(block.name, []), full, show_init, key)
+            item = Item("big", wide.height, wide.view, key)
+        items.append(item)
+    return items
+
+
+def roster_items(computed: Computed, g: Geometry) -> list[Item]:
+    return [item for section in sections(computed) for item in section_items(section, computed, g)]
+
+
+@dataclass(frozen=True)
+class Titled:
+    """NPCs computed elsewhere under a heading of their own and a line of text, such as an
+    event's opponents under its title and its encounter."""
+
+    key: str
+    title: str
+    note: str
+    computed: Computed
+
+
+def titled_items(parts: Sequence[Titled], g: Geometry) -> list[Item]:
+    items: list[Item] = []
+    for part in parts:
+        for section in sections(part.computed):
+            named = dataclasses.replace(section, name=part.title)
+            key = f"{part.key}/{section.name}"
+            items += section_items(named, part.computed, g, key, part.note)
+    return items

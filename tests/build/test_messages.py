@@ -1,0 +1,43 @@
+"""What a build says about its renders: one missing-glyph warning per document, naming the
+entry, and how to add the faces that would draw the missing characters."""
+
+from __future__ import annotations
+
+import pytest
+
+from scratchpress.build import messages
+from scratchpress.documents.base import Document
+
+
+def _document(title: str) -> Document:
+    return Document(
+        kind="initiative",
+        stem="initiative-cards",
+        title=title,
+        template="initiative/cards.html",
+        context={},
+    )
+
+
+def test_characters_no_face_draws_make_one_warning_per_document() -> None:
+    missing = {"Abebe ሰላም": ["ሰ", "ላ", "ም"], "Tifa ⴰ": ["ⴰ", "ሰ"]}
+    problem = messages.missing_glyph_problem(_document("Initiative cards"), missing)
+    assert str(problem) == (
+        'initiative-cards.pdf: warning: entry "Initiative cards": no font draws 4 characters '
+        "(in Abebe ሰላም, Tifa ⴰ): 'ሰ' 'ላ' 'ም' 'ⴰ'"
+    )
+    one = messages.missing_glyph_problem(_document("Initiative cards"), {"Abebe ሰላም": ["ሰ"]})
+    assert one.entry == "Abebe ሰላም"
+    assert "no font draws 1 character: 'ሰ'" in one.message
+
+
+def test_without_the_cjk_faces_the_build_says_once_how_to_add_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(messages, "missing_font_packages", lambda: ["fonts-noto-cjk"])
+    hints = messages.font_package_hints({"王小明": ["王", "小", "明"], "Ann ሰ": ["ሰ"]})
+    assert hints == [
+        "Chinese, Japanese and Korean print in boxes until Debian's fonts-noto-cjk is "
+        "installed (sudo apt-get install fonts-noto-cjk); the build uses it when it is there"
+    ]
+    assert messages.font_package_hints({"Ann ሰ": ["ሰ"]}) == []
