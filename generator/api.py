@@ -50,9 +50,9 @@ from .definitions.models import (
 from .definitions.settings import SETTINGS_FILE
 from .definitions.yamlsafe import ParseMemo
 from .npcs import MAX_COUNT as MAX_ROSTER
-from .problems import InputError, Problem, UsageError, safe_text
+from .problems import Findings, InputError, Problem, UsageError, safe_text
 from .render.files import CannotRead, CannotWrite, write_file
-from .resilience import Draw
+from .resilience import SEED_RANGE, Draw
 from .rules.abilities import closest
 from .rules.community import DEFENSES
 from .statblocks import Computed, compute_campaign
@@ -266,20 +266,12 @@ def open_campaign(
 
 
 @dataclass
-class CheckReport:
-    """Everything `check` found, as data."""
+class CheckReport(Findings):
+    """Everything `check` found, as data (``errors`` and ``warnings`` pick from it)."""
 
     problems: list[Problem]
     entries: int
     rules: str
-
-    @property
-    def errors(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "error"]
-
-    @property
-    def warnings(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "warning"]
 
 
 def check(opened: Opened) -> CheckReport:
@@ -533,7 +525,7 @@ def generate_roster(
     from .content.loader import resilience_content
     from .npcs import RosterError, RosterSpec, name_note, roster_yaml, seed_value
 
-    chosen_seed = seed if seed is not None else str(secrets.randbelow(1_000_000))
+    chosen_seed = seed if seed is not None else str(secrets.randbelow(SEED_RANGE))
     folder = _path(campaign) if campaign is not None else _here()
     output = _path(output)
     try:

@@ -138,6 +138,21 @@ class Problem:
         return dataclasses.replace(self, severity="error")
 
 
+class Findings:
+    """What holds a list of problems (a computed campaign, a check): its errors and its
+    warnings, picked the same way everywhere."""
+
+    problems: list[Problem]
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "warning"]
+
+
 class InputError(Exception):
     """Raised with every problem at once when input cannot be used."""
 

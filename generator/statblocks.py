@@ -14,7 +14,7 @@ from typing import Any
 from .definitions.campaign import Campaign, Located
 from .definitions.models import CharacterDef, CommunityDef, MinionDef, VehicleDef, level_and_note
 from .definitions.validation import Source
-from .problems import Problem, Severity
+from .problems import Findings, Problem, Severity
 from .rules import (
     AbilityLine,
     Budget,
@@ -58,20 +58,12 @@ class InitiativeGroup:
 
 
 @dataclass
-class Computed:
+class Computed(Findings):
     rules: Ruleset
     budget: Budget
     blocks: list[Block] = field(default_factory=list)
     groups: list[InitiativeGroup] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
-
-    @property
-    def errors(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "error"]
-
-    @property
-    def warnings(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "warning"]
 
     def of_kind(self, kind: str) -> list[Block]:
         return [b for b in self.blocks if b.kind == kind]

@@ -14,6 +14,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
+from pypdf import PdfReader
 
 from scratchpress.build import build_documents
 from scratchpress.definitions.models import BuildOptions
@@ -96,3 +97,19 @@ def test_a_corrected_back_moves_its_combs_by_exactly_the_offset(out: Path) -> No
     assert front["x"] == pytest.approx(page_w / 2, abs=TOLERANCE_MM)
     assert back["x"] == pytest.approx(page_w / 2 - 1.5, abs=TOLERANCE_MM)
     assert back["y"] == pytest.approx(page_h / 2 + 2.0, abs=TOLERANCE_MM)
+
+
+def test_calibration_sheet_renders_two_pages(tmp_path: Path) -> None:
+    path = tmp_path / "calibration.pdf"
+    warnings = write_calibration(path, CalibrationOptions(paper="a4", duplex_offset_mm=(1, 0)))
+    pdf = PdfReader(path)
+    assert warnings == []
+    assert len(pdf.pages) == 2
+    width, height = (v * 72 / 25.4 for v in PAPER_MM["a4"])
+    assert all(
+        (float(p.mediabox.width), float(p.mediabox.height)) == pytest.approx((width, height), abs=1)
+        for p in pdf.pages
+    )
+    front = pdf.pages[0].extract_text()
+    assert "duplex_offset_mm = [dx, dy]" in front and "[1, 0]" in front
+    assert "+5" in pdf.pages[1].extract_text()

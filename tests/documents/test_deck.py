@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from scratchpress.build import build_documents
 from scratchpress.content.loader import merged_entries, resilience_content
 from scratchpress.definitions.campaign import Campaign, load_campaign
 from scratchpress.definitions.models import BuildOptions
@@ -62,16 +61,6 @@ from scratchpress.statblocks import compute_campaign
 from scratchpress.typesetting.paper import PAPER_MM
 
 from conftest import Cli, WriteCampaign
-
-
-def write_calibration(path: Path, options: CalibrationOptions) -> list[str]:
-    """The sheet written through the build's own render and write path, as `calibrate` does."""
-    report = build_documents(
-        [calibration_document(options, path.name)], path.parent, BuildOptions(paper=options.paper)
-    )
-    assert report.problems == [] and report.written[0].path == path
-    return report.warnings
-
 
 LETTER = (612.0, 792.0)
 A4 = (595.0, 842.0)
@@ -531,18 +520,6 @@ def test_calibration_vernier_reads_the_shift(shift: int) -> None:
     best = min(back, key=miss)
     assert best["value"] == shift and miss(best) == pytest.approx(0)
     assert BACK_PITCH_MM < FRONT_PITCH_MM
-
-
-def test_calibration_sheet_renders_two_pages(tmp_path: Path) -> None:
-    path = tmp_path / "calibration.pdf"
-    warnings = write_calibration(path, CalibrationOptions(paper="a4", duplex_offset_mm=(1, 0)))
-    pdf = PdfReader(path)
-    assert warnings == []
-    assert len(pdf.pages) == 2
-    assert all(size(p) == pytest.approx(A4, abs=1) for p in pdf.pages)
-    front = pdf.pages[0].extract_text()
-    assert "duplex_offset_mm = [dx, dy]" in front and "[1, 0]" in front
-    assert "+5" in pdf.pages[1].extract_text()
 
 
 def test_the_deck_says_who_rolls_a_challenge_and_what_a_20_does(tmp_path: Path) -> None:
