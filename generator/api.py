@@ -51,7 +51,7 @@ from .definitions.settings import SETTINGS_FILE
 from .definitions.yamlsafe import ParseMemo
 from .npcs import MAX_COUNT as MAX_ROSTER
 from .problems import Findings, InputError, Problem, UsageError, safe_text
-from .render.files import CannotRead, CannotWrite, write_file
+from .render.files import STOP_SIGNALS, CannotRead, CannotWrite, write_file
 from .resilience import SEED_RANGE, Draw
 from .rules.abilities import closest
 from .rules.community import DEFENSES
@@ -68,6 +68,7 @@ __all__ = [
     "BUILD_KINDS",
     "DEFENSES",
     "MAX_ROSTER",
+    "STOP_SIGNALS",
     "Backs",
     "BuildInterrupted",
     "BuildOptions",

@@ -31,6 +31,7 @@ PUBLIC_NAMES = [
     "Impose",
     "InputError",
     "MAX_ROSTER",
+    "STOP_SIGNALS",
     "Opened",
     "OutputBusy",
     "Paper",

@@ -12,7 +12,7 @@ from ..definitions.models import BuildOptions
 from ..documents.base import Document
 from ..problems import Problem
 from ..render.files import CannotWrite, signals_held, write_file
-from ..render.manifest import Manifest
+from ..render.manifest import Manifest, digest, file_digest
 from .report import BuildReport, Written
 
 
@@ -153,16 +153,17 @@ def remove_unmade(
 def _same_bytes(path: Path, data: bytes) -> bool:
     """A picture already there with exactly our bytes (an older version wrote it before
     PNGs were in the manifest) is ours to record, not a GM's file to refuse."""
-    try:
-        return path.is_file() and not path.is_symlink() and path.read_bytes() == data
-    except OSError:
-        return False
+    return path.is_file() and not path.is_symlink() and file_digest(path) == digest(data)
 
 
 def save_manifest(manifest: Manifest, report: BuildReport) -> None:
+    report.problems += [Problem(message) for message in manifest.problems]
     try:
         with signals_held():
             manifest.save()
     except CannotWrite as err:
-        # The PDFs are written, but without the record the next build would refuse them.
+        # The PDFs are written, and the journal beside the manifest still vouches for
+        # them; but say so: something is wrong with the output folder.
         report.problems.append(Problem(str(err)))
+    finally:
+        manifest.close()

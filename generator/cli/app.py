@@ -65,8 +65,9 @@ app.add_typer(theme_app, name="theme", help="Themes: start one with `theme init`
 
 
 def _interrupted(signum: int, frame: object) -> None:
-    # Ctrl-C, and `kill`, a closing session manager or a CI timeout (SIGTERM) alike: stop,
-    # keeping what is finished and leaving no temporary files.
+    # Ctrl-C, and `kill`, a closing session manager or a CI timeout (SIGTERM), a closed
+    # terminal (SIGHUP) and Ctrl-\ (SIGQUIT) alike: stop, keeping what is finished,
+    # recorded in the manifest, and leaving no temporary files.
     from .. import api
 
     api.stop_rendering()
@@ -74,10 +75,11 @@ def _interrupted(signum: int, frame: object) -> None:
 
 
 def run() -> None:
+    from .. import api
     from ..api import CannotRead, CannotWrite
 
-    signal.signal(signal.SIGTERM, _interrupted)
-    signal.signal(signal.SIGINT, _interrupted)
+    for signum in api.STOP_SIGNALS:
+        signal.signal(signum, _interrupted)
     try:
         app()
     except BrokenPipeError:

@@ -39,14 +39,24 @@ class CannotRead(Exception):
         self.path, self.reason = Path(path), reason
 
 
+# What ends a build the way Ctrl-C does: `kill` or a CI timeout (SIGTERM), the terminal
+# closing or the session ending (SIGHUP), Ctrl-\ (SIGQUIT). Each stops the workers, keeps
+# what is finished, records it and prints one line. (Windows has only the first two.)
+STOP_SIGNALS: frozenset[signal.Signals] = frozenset(
+    getattr(signal, name)
+    for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")
+    if hasattr(signal, name)
+)
+
+
 @contextmanager
 def signals_held() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM back for a moment (a file written and recorded, a manifest
+    """Hold the stop signals back for a moment (a file written and recorded, a manifest
     saved): they arrive right after, never between the two halves of one step."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     try:
         yield
     finally:

@@ -26,12 +26,14 @@ from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection
 from typing import Any
 
+from .files import STOP_SIGNALS
 from .jobs import Job, Outcome
 
 DEFAULT_TIMEOUT_S = 180.0
 DEFAULT_MEMORY_MB = 3072
 
-# Set by the command line's Ctrl-C and SIGTERM handler, which also raises KeyboardInterrupt.
+# Set by the command line's handler of the stop signals (Ctrl-C, SIGTERM...), which
+# also raises KeyboardInterrupt.
 # Python drops an exception raised while it runs certain internals (the hooks around a
 # fork, a finaliser), so the loops below look at this too and raise it themselves.
 STOP = threading.Event()
@@ -136,12 +138,14 @@ def _limit_memory(memory_mb: int) -> None:
 
 def _worker(job: Job, conn: Connection, memory_mb: int) -> None:
     outcome: Outcome
-    # Ctrl-C reaches every process of the terminal's group; the parent alone handles it
-    # (and stops us), so a worker must not die printing a traceback of its own.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Ctrl-C, Ctrl-\ and a closing terminal reach every process of the terminal's group;
+    # the parent alone handles them (and stops us), so a worker must not die printing a
+    # traceback (or dumping core) of its own.
+    for signum in STOP_SIGNALS - {signal.SIGTERM}:
+        signal.signal(signum, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):  # held back while we were forked: let them in
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPPING)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
     # A worker renders one job and exits: collecting garbage along the way only costs time
     # (15-24% of a render, PERFORMANCE.md), and the memory limit still bounds the worker.
     gc.disable()
@@ -239,17 +243,14 @@ def _run_workers(
                 process.join(5)
 
 
-_STOPPING = {signal.SIGINT, signal.SIGTERM}
-
-
 def _start(context: Any, job: Job, child: Connection, memory_mb: int) -> Any:
-    """Start a worker with Ctrl-C and SIGTERM held back until it has started. Raised in
+    """Start a worker with the stop signals held back until it has started. Raised in
     the middle of a fork, a KeyboardInterrupt would be dropped with a printed trace; held
     back, it arrives a moment later where the build can act on it. The worker itself
     ignores Ctrl-C from its first instruction (``_worker``), so it never prints one."""
     process = context.Process(target=_worker, args=(job, child, memory_mb), daemon=True)
     if hasattr(signal, "pthread_sigmask"):
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         try:
             process.start()
         finally:

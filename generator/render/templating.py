@@ -41,7 +41,7 @@ class ConfinedLoader(BaseLoader):
         self, environment: Environment, template: str
     ) -> tuple[str, str, Callable[[], bool]]:
         parts = split_template_path(template)  # refuses "..", like FileSystemLoader
-        for folder in self.folders:
+        for index, folder in enumerate(self.folders):
             candidate = folder.joinpath(*parts)
             if not candidate.exists():
                 continue
@@ -52,12 +52,25 @@ class ConfinedLoader(BaseLoader):
             if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_TEMPLATE_BYTES:
                 raise TemplateNotFound(f"{template} (not a regular file under 1 MB)")
             source = real.read_text(encoding="utf-8")
-            return source, str(real), _unchanged(real, info.st_mtime)
+            ahead = [f.joinpath(*parts) for f in self.folders[:index]]
+            return source, str(real), _unchanged(candidate, info.st_mtime, ahead)
         raise TemplateNotFound(template)
 
 
-def _unchanged(path: Path, mtime: float) -> Callable[[], bool]:
-    return lambda: path.stat().st_mtime == mtime
+def _unchanged(path: Path, mtime: float, ahead: list[Path]) -> Callable[[], bool]:
+    """Jinja keeps a loaded template while this says True. Under ``build --watch`` a theme
+    changes as the GM works: a file deleted or renamed away (ours takes its place), edited,
+    or added in a folder ahead of the one it came from (the theme's now wins)."""
+
+    def unchanged() -> bool:
+        if any(os.path.lexists(earlier) for earlier in ahead):
+            return False
+        try:
+            return path.stat().st_mtime == mtime
+        except OSError:
+            return False
+
+    return unchanged
 
 
 class _Sandbox(ImmutableSandboxedEnvironment):

@@ -20,7 +20,7 @@ from pypdf import PdfReader
 
 from scratchpress.render import files
 from scratchpress.render.lock import output_lock
-from scratchpress.render.manifest import MANIFEST
+from scratchpress.render.manifest import JOURNAL, MANIFEST
 
 from conftest import Cli, WriteCampaign
 from standin import stand_in_command
@@ -185,8 +185,12 @@ def test_png_files_we_did_not_write_are_left_alone(cli: Cli, write_campaign: Wri
         in result.stderr.splitlines()
     )
     assert Path("output/png/sheet-odile-marsh-01.png").read_bytes() == b"the GM's own picture"
-    assert cli("build", folder, "-o", "output", "--only", "sheets", "--png", "--force").exit_code == 0
-    again = cli("build", folder, "-o", "output", "--only", "sheets", "--png")  # ours now: no --force needed
+    assert (
+        cli("build", folder, "-o", "output", "--only", "sheets", "--png", "--force").exit_code == 0
+    )
+    again = cli(
+        "build", folder, "-o", "output", "--only", "sheets", "--png"
+    )  # ours now: no --force needed
     assert again.exit_code == 0, again.stderr
     recorded = json.loads(Path("output", MANIFEST).read_text())["files"]
     assert "png/sheet-odile-marsh-01.png" in recorded
@@ -264,30 +268,77 @@ def test_nothing_is_written_outside_the_named_folder(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ processes and signals
 
 
-def test_kill_9_in_the_middle_of_a_build_leaves_only_whole_pdfs(
-    write_campaign: WriteCampaign, tmp_path: Path
-) -> None:
-    folder = write_campaign({"npcs.yaml": _guards(30)})
-    process = _scratchpress("build", str(folder), "-o", "out", "-j", "2", cwd=tmp_path)
-    assert process.stdout is not None
-    assert process.stdout.readline().startswith("wrote out/")
-    os.killpg(process.pid, signal.SIGKILL)
-    process.wait(timeout=60)
-    for pdf in (tmp_path / "out").glob("*.pdf"):
-        assert len(PdfReader(pdf).pages) >= 1, pdf
-    again = subprocess.run(
-        [sys.executable, "-m", "scratchpress", "build", str(folder), "-o", "out"],
-        cwd=tmp_path,
+def _build(folder: Path, cwd: Path, *more: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*SCRATCHPRESS, "build", str(folder), "-o", "out", *more],
+        cwd=cwd,
         capture_output=True,
         text=True,
         timeout=600,
         check=False,
     )
-    # A file written before the kill but not yet in the manifest is not the build's to
-    # replace; anything else must go through.
-    refused = [line for line in again.stderr.splitlines() if "was not written" in line]
-    assert again.returncode == (1 if refused else 0), again.stderr
-    _no_temps(tmp_path / "out")
+
+
+def _refused(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if "was not written by scratchpress" in line]
+
+
+def _stopped_after(folder: Path, cwd: Path, files: int, stop: signal.Signals) -> None:
+    """A real build, stopped once ``files`` PDFs are written, as the terminal would: the
+    signal goes to every process of its group."""
+    process = _scratchpress("build", str(folder), "-o", "out", "-j", "2", cwd=cwd)
+    assert process.stdout is not None
+    for _ in range(files):
+        assert process.stdout.readline().startswith("wrote out/")
+    os.killpg(process.pid, stop)
+    process.wait(timeout=120)
+
+
+@pytest.mark.parametrize("files", [1, 4, 9])
+def test_a_build_killed_at_any_moment_still_knows_its_own_files(
+    write_campaign: WriteCampaign, tmp_path: Path, files: int
+) -> None:
+    folder = write_campaign({"npcs.yaml": _guards(16)})
+    _stopped_after(folder, tmp_path, files, signal.SIGKILL)
+    out = tmp_path / "out"
+    written = sorted(out.glob("*.pdf"))
+    assert len(written) >= files
+    for pdf in written:
+        assert len(PdfReader(pdf).pages) >= 1, pdf  # whole, never half-written
+    again = _build(folder, tmp_path)  # no --force: every file it finds is its own
+    assert again.returncode == 0, again.stderr
+    assert _refused(again.stderr) == []
+    assert len(list(out.glob("sheet-*.pdf"))) == 16
+    _no_temps(out)
+    # ... and a file it did not write is still not its to replace.
+    foreign = out / "sheet-guard-03.pdf"
+    foreign.write_bytes(b"%PDF-1.7 the GM's own")
+    third = _build(folder, tmp_path)
+    assert third.returncode == 1
+    assert [line.split(":")[0] for line in _refused(third.stderr)] == ["out/sheet-guard-03.pdf"]
+    assert foreign.read_bytes() == b"%PDF-1.7 the GM's own"
+
+
+@pytest.mark.parametrize("stop", ["SIGHUP", "SIGQUIT"])
+def test_a_closed_terminal_or_ctrl_backslash_stops_like_ctrl_c(
+    write_campaign: WriteCampaign, tmp_path: Path, stop: str
+) -> None:
+    folder = write_campaign({"npcs.yaml": _guards(30)})
+    process = _scratchpress("build", str(folder), "-o", "out", "-j", "2", cwd=tmp_path)
+    assert process.stdout is not None
+    assert process.stdout.readline().startswith("wrote out/")
+    os.killpg(process.pid, getattr(signal, stop))  # the whole group, as a terminal does
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    lines = [line for line in err.splitlines() if not line.startswith("campaign:")]
+    assert len(lines) == 1 and lines[0].startswith("interrupted: "), err
+    assert "Traceback" not in err
+    out = tmp_path / "out"
+    assert not (out / JOURNAL).exists()  # the manifest was saved, current
+    recorded = json.loads((out / MANIFEST).read_text())["files"]
+    assert sorted(recorded) == sorted(p.name for p in out.glob("*.pdf"))
+    assert not list(tmp_path.glob("core*"))  # no worker dumped core
+    _no_temps(out)
 
 
 def test_sigterm_stops_like_ctrl_c(write_campaign: WriteCampaign, tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,8 @@ from scratchpress import api
 from scratchpress.cli.app import app
 
 from conftest import Cli
+
+SCRATCHPRESS_CMD = (sys.executable, "-m", "scratchpress")
 
 CHOICES = ["paper", "units", "cards", "backs", "duplex_edge", "impose"]
 
@@ -117,3 +120,53 @@ def test_watch_rebuilds_once_per_save_and_stops_cleanly_on_ctrl_c(tmp_path: Path
         _, stderr = process.communicate(timeout=30)
     assert process.returncode == 0, stderr
     assert "Traceback" not in stderr
+
+
+def test_watch_follows_a_theme_file_deleted_renamed_and_restored(tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    from scratchpress.resources import templates_dir
+
+    campaign = tmp_path / "campaign"
+    (campaign / "theme" / "sheet").mkdir(parents=True)
+    (campaign / "party.yaml").write_text(
+        "characters:\n  - name: Odile Marsh\n    abilities: {toughness: 3}\n"
+    )
+    ours = (templates_dir() / "sheet" / "sheet.html").read_text()
+    themed = ours.replace("{{ identity.name }}</h1>", "{{ identity.name }} of the Weir</h1>", 1)
+    assert themed != ours
+    template = campaign / "theme" / "sheet" / "sheet.html"
+    template.write_text(themed)
+    out = tmp_path / "out"
+    sheet = out / "sheet-odile-marsh.pdf"
+    process = subprocess.Popen(
+        [*SCRATCHPRESS_CMD, "build", str(campaign), "-o", str(out), "--only", "sheets", "--watch"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")},
+    )
+    lines: list[str] = []
+    threading.Thread(target=_reader, args=(process, lines), daemon=True).start()
+    builds = lambda: [line for line in lines if " document" in line and " in " in line]  # noqa: E731
+
+    def rebuilt_with(change: Callable[[], None], themed_name: bool) -> None:
+        count = len(builds())
+        change()
+        assert _wait_for(lambda: len(builds()) > count), lines
+        text = "".join(page.extract_text() for page in PdfReader(sheet).pages)
+        assert ("Weir" in text) is themed_name, (lines, text[:200])
+
+    try:
+        assert _wait_for(lambda: any(line.startswith("watching ") for line in lines)), lines
+        assert "Weir" in PdfReader(sheet).pages[0].extract_text()
+        rebuilt_with(template.unlink, themed_name=False)  # back to our own template
+        rebuilt_with(lambda: template.write_text(themed), themed_name=True)  # added again
+        renamed = template.with_name("sheet.html.old")
+        rebuilt_with(lambda: template.rename(renamed), themed_name=False)
+        rebuilt_with(lambda: renamed.rename(template), themed_name=True)
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 0, stderr
+    assert "template error" not in stderr and "Traceback" not in stderr, stderr
