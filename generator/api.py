@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args, overload
 
 from pydantic import ValidationError
 
@@ -81,6 +82,7 @@ __all__ = [
     "Computed",
     "Draw",
     "DuplexEdge",
+    "Exported",
     "Found",
     "Impose",
     "InputError",
@@ -106,6 +108,9 @@ __all__ = [
     "draw",
     "event_json",
     "event_text",
+    "export_encounters",
+    "export_foundry",
+    "export_tokens",
     "find_campaign",
     "find_community",
     "generate_roster",
@@ -117,6 +122,7 @@ __all__ = [
     "option_choices",
     "option_help",
     "output_folder",
+    "output_note",
     "project_text",
     "simulate",
     "simulation_png",
@@ -160,9 +166,9 @@ class Found:
         return Path(OUTPUT) if bundled else self.root / OUTPUT
 
 
-def _holds_definitions(folder: Path) -> bool:
+def _holds_definitions(folder: Path, besides: str | None = None) -> bool:
     try:
-        return any(is_definitions_file(p) for p in folder.iterdir())
+        return any(is_definitions_file(p) and p.name != besides for p in folder.iterdir())
     except OSError:
         return False
 
@@ -286,7 +292,7 @@ def check(opened: Opened) -> CheckReport:
     from .encounters import encounter_problems
 
     campaign, computed = opened.campaign, opened.computed
-    problems = list(computed.problems)
+    problems = [*campaign.warnings, *computed.problems]  # notes on files not read first
     problems += career_problems(campaign, computed, resilience_content(campaign).careers)
     problems += career_definition_problems(campaign)
     unmerged = content_problems(campaign)
@@ -306,12 +312,22 @@ def stats_text(opened: Opened, explain: bool = False) -> str:
     return render_text(opened.computed, explain)
 
 
-def stats_json(opened: Opened) -> list[dict[str, Any]]:
-    """Stat blocks as data (docs/json.md)."""
-    from .documents.text import render_json
+@overload
+def stats_json(opened: Opened, version: Literal[1] = 1) -> list[dict[str, Any]]: ...
+@overload
+def stats_json(opened: Opened, version: Literal[2]) -> dict[str, Any]: ...
+def stats_json(opened: Opened, version: int = 1) -> list[dict[str, Any]] | dict[str, Any]:
+    """Stat blocks as data (docs/json.md): format 1, the list of stat blocks, or with
+    ``version=2`` the versioned document that adds the initiative groups and the Resilience
+    encounters (it may also raise :class:`InputError` for an encounter's errors)."""
+    from .documents.text import FORMAT_VERSION, render_document, render_json
 
     _refuse_blocking(opened)
-    return render_json(opened.computed)
+    if version == 1:
+        return render_json(opened.computed)
+    if version == FORMAT_VERSION:
+        return render_document(opened.computed, opened.campaign)
+    raise ValueError(f"stats JSON comes in formats 1 and {FORMAT_VERSION}, not {version!r}")
 
 
 def _refuse_blocking(opened: Opened) -> None:
@@ -352,10 +368,18 @@ def _merged(settings: Settings, given: Mapping[str, Any] | None) -> BuildOptions
     except ValidationError as err:
         lines = [
             f"--{'.'.join(str(p) for p in e['loc'][:1]).replace('_', '-')}:"
-            f" {e['input']!r} {e['msg'].removeprefix('Value error, ')}"
+            f" {e['input']!r} {e['msg'].removeprefix('Value error, ')}{_did_you_mean(e)}"
             for e in err.errors()
         ]
         raise UsageError("; ".join(lines)) from None
+
+
+def _did_you_mean(error: Any) -> str:
+    """`` (did you mean 'sheets'?)`` for a value one slip away from a choice (``sheet``)."""
+    choices = tuple(re.findall(r"'([^']*)'", error.get("ctx", {}).get("expected", "")))
+    given = error.get("input")
+    hint = closest(given, choices) if isinstance(given, str) and choices else None
+    return f" (did you mean {hint!r}?)" if hint else ""
 
 
 def _default_output(found: Found) -> Path:
@@ -403,8 +427,9 @@ def build(
     _refuse_blocking(opened)
     options = given if isinstance(given, BuildOptions) else build_options(opened.campaign, given)
     out = output_folder(opened.found, _path(output))
+    jobs, jobs_note = _workers_allowed(opened.campaign, given, options)
     settings = BuildSettings(
-        jobs=options.jobs,
+        jobs=jobs,
         use_cache=use_cache,
         cache_dir=cache_dir,
         force=force,
@@ -426,7 +451,30 @@ def build(
         whole_campaign=len(opened.found.paths) == 1 and opened.found.paths[0].is_dir(),
     )
     report.options = options
+    report.notes[:0] = [str(note) for note in opened.campaign.warnings]  # files not read
+    if jobs_note:
+        report.notes.insert(0, jobs_note)
     return report
+
+
+def _workers_allowed(
+    campaign: Campaign, given: Mapping[str, Any] | BuildOptions | None, options: BuildOptions
+) -> tuple[int, str | None]:
+    """How many render workers this build starts. A campaign may come from a stranger:
+    its ``[build] jobs`` is capped at this machine's cores (each worker may take 3 GB);
+    the command line (or a script's own options) may ask for more."""
+    cores = os.cpu_count() or 1
+    from_campaign = (
+        not isinstance(given, BuildOptions)
+        and (given or {}).get("jobs") is None
+        and "jobs" in campaign.settings.build.model_fields_set
+    )
+    if not from_campaign or options.jobs <= cores:
+        return options.jobs, None
+    return cores, (
+        f"note: {SETTINGS_FILE} asks for {options.jobs} render workers ([build] jobs);"
+        f" this machine has {cores} cores, so {cores} are used (-j asks for more)"
+    )
 
 
 def calibrate(
@@ -748,6 +796,48 @@ def simulation_png(result: Simulation) -> bytes:
 # ------------------------------------------------------------------- files of our own
 
 
+def output_note(output: PathLike, campaign: PathLike | None = None) -> str | None:
+    """Why a build will not read the definitions file ``output`` (the ``-o`` of `roster
+    generate` or `import`), in one line, or None when it will. ``campaign`` is the one the
+    file is for; by default the nearest folder with a scratchpress.toml around the file,
+    else the campaign the user stands in. Said when the name does not end in .yaml, when
+    the file sits in a subfolder of the campaign, or outside it."""
+    out = Path(output)
+    shown = display_path(out)
+    if out.suffix.lower() not in {".yaml", ".yml"}:
+        stem = out.name[: -len(out.suffix)] if out.suffix else out.name
+        meant = stem if stem.lower().endswith((".yaml", ".yml")) else f"{stem}.yaml"
+        return f"{shown} does not end in .yaml, so a build will not read it; name it {meant}"
+    if out.stem.lower() == "booklet":  # booklet.yaml holds the booklet, booklet.yml nothing
+        return (
+            f"{shown} is the booklet's own file, so a build reads no entries from it;"
+            " choose another name"
+        )
+    folder = out.absolute().parent
+    root = _path(campaign) or _settings_above(folder)
+    if root is None and _holds_definitions(folder, besides=out.name):
+        return None  # a campaign without settings: the file joins it
+    root = root or _here()
+    if root is None:
+        return None  # no campaign here: the file is for the user to place
+    if not root.is_dir():
+        root = root.parent
+    real, base = Path(os.path.realpath(folder)), Path(os.path.realpath(root))
+    if real == base:
+        return None
+    moved = display_path(root / out.name)
+    if base in real.parents:
+        return (
+            f"{shown} is in a subfolder of the campaign, and a build reads only the YAML files"
+            f" directly in the campaign folder; write it as {moved}"
+        )
+    named = display_path(root)
+    return (
+        f"{shown} is outside the campaign ({'this folder' if named == '.' else named}), so a"
+        f" build of it will not read it; write it as {moved}"
+    )
+
+
 def write_output(path: PathLike, data: bytes, force: bool = False) -> None:
     """Write a file the user named (atomically, never through a link). Without ``force``,
     an existing file is refused: it may hold a GM's edits. Raises :class:`CannotWrite`."""
@@ -791,8 +881,9 @@ def definitions_yaml(result: ImportResult) -> str:
     return dump_definitions(result.definitions)
 
 
-def json_schema(kind: Literal["definitions", "settings"]) -> dict[str, Any]:
-    """The JSON Schema editors use to check a campaign's YAML files or scratchpress.toml."""
+def json_schema(kind: Literal["definitions", "settings", "stats"]) -> dict[str, Any]:
+    """The JSON Schema editors use to check a campaign's YAML files or scratchpress.toml,
+    or the one ``stats --json`` output follows (``"stats"``)."""
     from .definitions.schema import SCHEMAS
 
     schema: dict[str, Any] = SCHEMAS[kind]()
@@ -846,3 +937,84 @@ def bundled_folders() -> list[Path]:
     from .resources import fonts_dir, templates_dir
 
     return [templates_dir(), fonts_dir()]
+
+
+# -------------------------------------------------------------------- virtual tabletops
+
+
+@dataclass(frozen=True)
+class Exported:
+    """What an export wrote: the folder, each file in it (relative, in the order written)
+    and the warnings a GM should hear (a portrait that could not be used)."""
+
+    folder: Path
+    files: list[str]
+    problems: list[Problem]
+    module: str | None = None  # Foundry only: the module's id, its folder under Data/modules
+
+
+def _write_export(output: PathLike, files: Mapping[str, bytes], force: bool) -> list[str]:
+    """Write ``files`` into the folder ``output``, all or (when one already exists and
+    ``force`` is off) none: an earlier export may hold a GM's edits. Raises
+    :class:`UsageError` for a file in the way, :class:`InputError` when ``output`` is a
+    file, :class:`CannotWrite` when the disk says no."""
+    out = Path(output)
+    if out.exists() and not out.is_dir():
+        raise InputError(
+            [Problem("-o: not a folder (an export writes a folder of files)", str(out))]
+        )
+    if not force:
+        taken = [name for name in files if (out / name).exists() or (out / name).is_symlink()]
+        if taken:
+            more = f" (and {len(taken) - 1} more of the files to write)" if len(taken) > 1 else ""
+            raise UsageError(
+                f"{display_path(out / taken[0])} exists{more}; it may hold a GM's edits."
+                " Use --force to replace, or choose another folder"
+            )
+    for name, data in files.items():
+        write_file(out / name, data, out, shown=display_path(out / name))
+    return list(files)
+
+
+def export_foundry(opened: Opened, output: PathLike, force: bool = False) -> Exported:
+    """Foundry VTT (version 12, Simple Worldbuilding 0.8.2) files in the folder ``output``:
+    an actor file per character, minion group and vehicle (``actors/``), the same actors
+    as compendium sources for Foundry's packing tool (``packs/actors/_source/``),
+    ``module.json`` and the tokens the actors show (``tokens/``). docs/vtt.md says how to
+    import them. Raises :class:`InputError` for a campaign whose numbers would be wrong,
+    :class:`UsageError` when a file exists and ``force`` is off."""
+    from .export.entries import entries
+    from .export.foundry import foundry_files, module_id
+    from .export.tokens import token_files
+
+    _refuse_blocking(opened)
+    found = entries(opened.computed)
+    tokens, problems = token_files(found, opened.campaign)
+    files = {**foundry_files(opened.campaign, opened.computed, found), **tokens}
+    written = _write_export(output, files, force)
+    return Exported(Path(output), written, problems, module_id(opened.campaign))
+
+
+def export_encounters(opened: Opened, output: PathLike, force: bool = False) -> Exported:
+    """Improved Initiative import files in the folder ``output``: ``party.json``, one
+    per other side of the campaign (``groups/``), one per Resilience encounter
+    (``encounters/``) and ``all.json`` with everything, for one import. Raises as
+    :func:`export_foundry` does."""
+    from .export.improved_initiative import improved_initiative_files
+
+    _refuse_blocking(opened)
+    files = improved_initiative_files(opened.campaign, opened.computed)
+    return Exported(Path(output), _write_export(output, files, force), [])
+
+
+def export_tokens(opened: Opened, output: PathLike, force: bool = False) -> Exported:
+    """A round token per character, minion group and vehicle, 256 and 512 pixels wide,
+    in ``output``/tokens/: the portrait in a ring of its side's colour, else its
+    initials. A portrait that cannot be used is a warning, and its token shows the
+    initials. Raises as :func:`export_foundry` does."""
+    from .export.entries import entries
+    from .export.tokens import token_files
+
+    _refuse_blocking(opened)
+    files, problems = token_files(entries(opened.computed), opened.campaign)
+    return Exported(Path(output), _write_export(output, files, force), problems)

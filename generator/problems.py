@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -45,6 +46,26 @@ def safe_text(value: str, limit: int | None = QUOTE_LIMIT) -> str:
     if len(shown) <= limit and len(value) <= limit:
         return shown
     return "".join(_fit(head, limit)) + "\u2026"
+
+
+def safe_lines(text: str) -> str:
+    """Text of several lines (a stat block, an event) fit for a terminal: every line as
+    :func:`safe_text` shows it, uncut; only the line breaks between them stay real."""
+    return "\n".join(safe_text(line, None) for line in text.split("\n"))
+
+
+def safe_json(value: object) -> str:
+    """``value`` as indented JSON fit for a terminal. JSON escapes the C0 controls itself,
+    but with ``ensure_ascii=False`` (accents and CJK kept readable) it leaves DEL, the C1
+    controls (``\\x9b`` is a CSI to some terminals) and the bidi marks raw: those are
+    written as ``\\uXXXX`` escapes, which any JSON reader turns back into the same text.
+    Outside strings, JSON holds no such character, only the indent's line breaks."""
+
+    def escape(match: re.Match[str]) -> str:
+        char = match.group()
+        return char if char == "\n" else f"\\u{ord(char):04x}"
+
+    return _UNSAFE.sub(escape, json.dumps(value, indent=2, ensure_ascii=False))
 
 
 def _fit(chars: Iterable[str], limit: int) -> list[str]:

@@ -65,6 +65,7 @@ PUBLIC_NAMES = [
     "option_choices",
     "option_help",
     "output_folder",
+    "output_note",
     "project_text",
     "simulate",
     "simulation_png",
@@ -396,3 +397,46 @@ def test_calibrate_refuses_a_campaign_that_is_not_a_folder_and_a_paper_no_one_se
     assert not (tmp_path / "typo").exists()
     with pytest.raises(api.UsageError, match="paper"):
         api.calibrate(None, tmp_path / "cal.pdf", {"paper": "b5"})
+
+
+@pytest.mark.usefixtures("stand_in_renderer")
+@pytest.mark.parametrize(
+    ("given", "workers", "noted"), [(None, 2, True), ({"jobs": 64}, 64, False)]
+)
+def test_a_campaign_asks_for_no_more_workers_than_the_machine_has_cores(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    given: dict[str, int] | None,
+    workers: int,
+    noted: bool,
+) -> None:
+    """A stranger's `[build] jobs = 64` would start 64 workers of 3 GB each on two cores;
+    the GM's own -j may ask for more."""
+    import scratchpress.build
+
+    (tmp_path / "scratchpress.toml").write_text("[build]\njobs = 64\n")
+    party = "characters:\n  - name: Ann\n    abilities: {toughness: 2}\n"
+    (tmp_path / "party.yaml").write_text(party)
+    monkeypatch.setattr(api.os, "cpu_count", lambda: 2)
+    started: list[int] = []
+    real = scratchpress.build.build
+
+    def spy(*args: object, settings: scratchpress.build.BuildSettings, **kw: object) -> object:
+        started.append(settings.jobs)
+        return real(*args, settings=settings, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(scratchpress.build, "build", spy)
+    opened = api.open_campaign(api.find_campaign([tmp_path]))
+    report = api.build(opened, {"only": "sheets", **(given or {})}, tmp_path / "out")
+    assert started == [workers]
+    note = (
+        "note: scratchpress.toml asks for 64 render workers ([build] jobs); this machine"
+        " has 2 cores, so 2 are used (-j asks for more)"
+    )
+    assert (note in report.notes) is noted
+
+
+def test_a_misspelt_kind_given_to_build_options_says_did_you_mean() -> None:
+    campaign = api.open_campaign(api.find_campaign(example=True)).campaign
+    with pytest.raises(api.UsageError, match=r"'sheet' .* \(did you mean 'sheets'\?\)"):
+        api.build_options(campaign, {"only": "sheet,roster"})

@@ -291,7 +291,7 @@ def test_without_fork_or_resource_workers_are_spawned_and_the_limits_note_says_s
     note = pool.limits_note(2)
     assert note is not None and note.startswith("note: this platform has no resource limits")
     assert "\n" not in note
-    assert pool.limits_note(1) is None  # --jobs 1 renders in-process on purpose
+    assert pool.limits_note(1) == note  # --jobs 1 renders in a worker too, as limited
 
 
 def test_with_fork_and_resource_no_note_is_printed() -> None:

@@ -8,6 +8,8 @@ the jobs and their outcomes), so they are methods of one object, :class:`BuildRu
 
 from __future__ import annotations
 
+import dataclasses
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -40,6 +42,11 @@ from .output import not_ours, remove_unmade, save_manifest, write_previews, writ
 from .report import BuildInterrupted, BuildReport, BuildSettings, Written
 from .session import BuildSession
 from .units import UnitPlan, assemble, batch_jobs, find_cached, plan_units, sample_job, settle
+
+# HTML waiting for a worker that this process keeps in memory; past it, each document's
+# HTML waits in a private file instead. A theme from a stranger can make every document
+# huge (a loop in a template: 256 MB a sheet), and the build must hold one at a time.
+HTML_IN_MEMORY = 64 * 1024 * 1024
 
 
 def allowed_roots(campaign: Campaign) -> list[Path]:
@@ -112,6 +119,8 @@ class BuildRun:
         # Every document this build makes, written or not: one that failed this time
         # keeps its last good PDF (nothing of it is removed as "no longer made").
         self.made: list[Document] = []
+        self.held = 0  # characters of HTML kept in memory by jobs (HTML_IN_MEMORY)
+        self.spool: tempfile.TemporaryDirectory[str] | None = None
 
     # ----------------------------------------------------------------------------- phases
 
@@ -125,6 +134,15 @@ class BuildRun:
             shown = display_path(self.campaign.root or self.out_dir)
             self.report.problems.append(Problem(str(err.message), shown))
             return
+        try:
+            self.run_phases(make_documents, prune)
+        finally:
+            if self.spool is not None:
+                self.spool.cleanup()
+
+    def run_phases(
+        self, make_documents: Callable[[BuildReport], list[Document]], prune: set[str]
+    ) -> None:
         self.made = make_documents(self.report)
         for document in self.made:
             self.plan(document)
@@ -192,31 +210,43 @@ class BuildRun:
         if hit is not None:
             pdf, meta = hit
             if session and not session.warm and document.imposed is None:  # rendered before
-                self.samples.append(
-                    Job(
-                        key,
-                        html,
-                        templates_dir(),
-                        self.roots,
-                        pdf_variant=document.pdf_variant,
-                        kind=document.kind,
-                    )
-                )
-            self.outcomes[key] = _cached_outcome(key, pdf, meta)
-        elif plan is not None:
-            self.plan_units(document, plan)
-        else:
-            self.jobs.append(
-                Job(
+                sample = Job(
                     key,
                     html,
                     templates_dir(),
                     self.roots,
-                    document.kind in CARD_KINDS,
-                    document.pdf_variant,
-                    document.kind,
+                    pdf_variant=document.pdf_variant,
+                    kind=document.kind,
                 )
+                self.samples.append(self.kept(sample))
+            self.outcomes[key] = _cached_outcome(key, pdf, meta)
+        elif plan is not None:
+            self.plan_units(document, plan)
+        else:
+            job = Job(
+                key,
+                html,
+                templates_dir(),
+                self.roots,
+                document.kind in CARD_KINDS,
+                document.pdf_variant,
+                document.kind,
             )
+            self.jobs.append(self.kept(job))
+
+    def kept(self, job: Job) -> Job:
+        """``job`` as it waits for its worker: its HTML in memory while the build holds
+        less than HTML_IN_MEMORY of it, else in a private file the worker reads."""
+        if isinstance(job.source, Path):
+            return job
+        if self.held + len(job.source) <= HTML_IN_MEMORY:
+            self.held += len(job.source)
+            return job
+        if self.spool is None:
+            self.spool = tempfile.TemporaryDirectory(prefix="scratchpress-html-")
+        path = Path(self.spool.name) / f"{len(self.jobs) + len(self.samples)}-{job.key}.html"
+        path.write_text(job.source, encoding="utf-8", errors="surrogatepass")
+        return dataclasses.replace(job, source=path)
 
     def plan_units(self, document: Document, plan: UnitPlan) -> None:
         """An imposed document: batches of the units the cache lacks."""
@@ -236,7 +266,7 @@ class BuildRun:
             self.order.pop()
             return
         queued = {job.key for job in self.jobs}
-        self.jobs += [job for job in batches if job.key not in queued]
+        self.jobs += [self.kept(job) for job in batches if job.key not in queued]
         cached = sorted(set(range(len(plan.unit_keys))) - set(missing))
         if self.session is not None and not self.session.warm and cached:
             self.samples.append(sample_job(plan, cached[0]))
@@ -323,11 +353,14 @@ class BuildRun:
         ready = [item for item in self.waiting if item[1] in self.outcomes]
         self.waiting[:] = [item for item in self.waiting if item[1] not in self.outcomes]
         for document, key in ready:
-            before = len(self.report.written)
-            self.write_document(document, self.outcomes[key])
-            if self.progress is not None:  # the document, and its saddle copy if it has one
-                for written in self.report.written[before:]:
-                    self.progress(written)
+            # Written, recorded and announced, or none of it: a Ctrl-C lands after the
+            # "wrote" line, so the lines printed and the count it gives always agree.
+            with signals_held():
+                before = len(self.report.written)
+                self.write_document(document, self.outcomes[key])
+                if self.progress is not None:  # the document, and its saddle copy if any
+                    for written in self.report.written[before:]:
+                        self.progress(written)
 
     def write_document(self, document: Document, outcome: Outcome) -> None:
         report, manifest, out_dir = self.report, self.manifest, self.out_dir

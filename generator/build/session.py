@@ -44,10 +44,10 @@ class BuildSession:
 
         smallest: dict[str, Job] = {}
         for job in jobs:
-            if job.kind not in smallest or len(job.html) < len(smallest[job.kind].html):
+            if job.kind not in smallest or job.size < smallest[job.kind].size:
                 smallest[job.kind] = job
         started = time.monotonic()
-        for job in sorted(smallest.values(), key=lambda job: len(job.html)):
+        for job in sorted(smallest.values(), key=lambda job: job.size):
             if time.monotonic() - started > WARM_UP_SECONDS:
                 break
             with contextlib.suppress(Exception):

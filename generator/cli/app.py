@@ -15,6 +15,7 @@ import typer
 
 from .. import __version__
 from . import build, calibrate, definitions, new, schema
+from .export import export_app
 from .resilience import resilience_app
 from .roster import roster_app
 from .theme import theme_app
@@ -62,6 +63,7 @@ app.command()(schema.schema)
 app.add_typer(roster_app, name="roster", help="NPC rosters: generate random NPCs.")
 app.add_typer(resilience_app, name="resilience", help="Resilience: projects and yearly events.")
 app.add_typer(theme_app, name="theme", help="Themes: start one with `theme init`.")
+app.add_typer(export_app, name="export", help="Virtual tabletops: Foundry, Improved Initiative.")
 
 
 def _interrupted(signum: int, frame: object) -> None:

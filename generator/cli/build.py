@@ -35,8 +35,10 @@ def _kinds(value: str | None) -> str | None:
     if value is not None:
         for kind in (k.strip().lower() for k in value.split(",")):
             if kind not in api.BUILD_KINDS:
+                hint = api.closest(kind, api.BUILD_KINDS)
+                guess = f" (did you mean {hint!r}?)" if hint else ""
                 raise typer.BadParameter(
-                    f"unknown kind {kind!r}; choose from {', '.join(api.BUILD_KINDS)}"
+                    f"unknown kind {kind!r}{guess}; choose from {', '.join(api.BUILD_KINDS)}"
                 )
     return value
 

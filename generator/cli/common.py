@@ -1,6 +1,7 @@
-"""What every command shares: the campaign argument, the build options' choices, and one
-way to turn problems into messages on stderr and exit codes (1 for bad input, 2 for bad
-usage).
+"""What every command shares: the campaign argument, the build options' choices, one way
+to turn problems into messages on stderr and exit codes (1 for bad input, 2 for bad
+usage), and the one gate campaign text passes to reach the terminal (:func:`echo`,
+:func:`echo_json`).
 
 Every command that reads a campaign takes it the same way: an optional CAMPAIGN argument;
 without it, :func:`scratchpress.api.find_campaign` finds one (this folder, or the nearest
@@ -17,7 +18,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from .. import api
-from ..problems import Problem, UsageError, safe_text
+from ..problems import Problem, UsageError, safe_json, safe_lines, safe_text
 
 
 def choice(name: str, help: str | None = None) -> Any:
@@ -61,6 +62,20 @@ RulesOpt = Annotated[
 ]
 
 
+def echo(text: str = "", *, err: bool = False, nl: bool = True) -> None:
+    """Print text that may hold a campaign's words (a stat block, an event, a community's
+    name). A name is a stranger's: an ESC, OSC or BEL in it would drive the terminal, a
+    right-to-left override would reorder the line, so each is shown escaped (``\\x1b``,
+    ``\\u202e``) as in every message; accents and CJK print as they are."""
+    typer.echo(safe_lines(text), err=err, nl=nl)
+
+
+def echo_json(value: object) -> None:
+    """Print ``value`` as indented JSON on stdout, readable and terminal-safe alike: what
+    JSON itself leaves raw is written as a ``\\uXXXX`` escape (same text once parsed)."""
+    typer.echo(safe_json(value))
+
+
 def usage_error(message: str) -> NoReturn:
     """A command line that cannot work as typed: exit 2, like click's own usage errors."""
     typer.echo(f"usage error: {safe_text(message, None)}", err=True)
@@ -69,9 +84,11 @@ def usage_error(message: str) -> NoReturn:
 
 
 def stop(lines: Sequence[str], code: int = 1) -> NoReturn:
-    """One line per problem on stderr, then a clean exit (never a traceback)."""
+    """One line per problem on stderr, then a clean exit (never a traceback). A line may
+    name a community or an event: a line break in a name is shown escaped too, so no
+    name can print a line of its own."""
     for line in lines:
-        typer.echo(line, err=True)
+        typer.echo(safe_text(line, None), err=True)
     raise typer.Exit(code)
 
 
@@ -82,7 +99,7 @@ def plural(count: int, word: str) -> str:
 def fail(problems: Sequence[Problem]) -> NoReturn:
     """Every problem on stderr, a count, exit 1."""
     for problem in problems:
-        typer.echo(str(problem), err=True)
+        echo(str(problem), err=True)
     errors = sum(1 for p in problems if p.severity == "error")
     typer.echo(f"{errors} error{'s' if errors != 1 else ''}; nothing was written.", err=True)
     raise typer.Exit(1)

@@ -2,22 +2,42 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
 from .. import api
 from ..problems import Problem
-from .common import ExampleOpt, PathsArg, RulesOpt, fail, open_campaign, plural, stop, write_output
+from .common import (
+    ExampleOpt,
+    PathsArg,
+    RulesOpt,
+    echo,
+    echo_json,
+    fail,
+    open_campaign,
+    plural,
+    stop,
+    write_output,
+)
 
 
 def stats(
     paths: PathsArg = None,
     example: ExampleOpt = False,
     rules: RulesOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON list.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print JSON: format 1, a list of stat blocks.")
+    ] = False,
+    format_version: Annotated[
+        Literal["1", "2"] | None,
+        typer.Option(
+            "--format-version",
+            help="Print JSON in this format: 2 is a versioned document that adds the"
+            " initiative groups and the Resilience encounters (implies --json).",
+        ),
+    ] = None,
     explain: Annotated[
         bool, typer.Option("--explain", help="Show the rule behind every derived number.")
     ] = False,
@@ -28,10 +48,12 @@ def stats(
     """
     opened = open_campaign(paths, example, rules)
     try:
-        if as_json:
-            typer.echo(json.dumps(api.stats_json(opened), indent=2, ensure_ascii=False))
+        if format_version == "2":
+            echo_json(api.stats_json(opened, 2))
+        elif as_json or format_version == "1":
+            echo_json(api.stats_json(opened))
         else:
-            typer.echo(api.stats_text(opened, explain), nl=False)
+            echo(api.stats_text(opened, explain), nl=False)
     except api.InputError as err:
         fail(err.problems)
 
@@ -57,7 +79,8 @@ def check(
         typer.echo(str(problem), err=True)
     errors, warnings = len(report.errors), len(report.warnings)
     typer.echo(
-        f"{report.entries} entries checked with the {report.rules} rules: "
+        f"{report.entries} {'entry' if report.entries == 1 else 'entries'} checked with the"
+        f" {report.rules} rules: "
         f"{plural(errors, 'error')}, {plural(warnings, 'warning')}."
     )
     if errors or (strict and warnings):
@@ -109,3 +132,6 @@ def import_(
     write_output(output, yaml_text.encode("utf-8"), force)
     counts = ", ".join(f"{len(v)} {k}" for k, v in result.definitions.items() if v)
     typer.echo(f"wrote {output} ({counts})", err=True)
+    unread = api.output_note(output)
+    if unread is not None:
+        typer.echo(f"note: {unread}", err=True)

@@ -19,7 +19,6 @@ history applied (see :mod:`scratchpress.resilience`).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -29,7 +28,7 @@ import typer
 
 from .. import api
 from ..problems import InputError
-from .common import choice, fail, stop, write_output
+from .common import choice, echo, echo_json, fail, stop, write_output
 
 resilience_app = typer.Typer(
     name="resilience",
@@ -148,9 +147,9 @@ def project(
         stop([str(p) for p in err.problems])
     if report:
         if as_json:
-            typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
+            echo_json(report)
         else:
-            typer.echo(api.project_text(report))
+            echo(api.project_text(report))
     if broken:
         stop([f"broken rule: {p}" for p in broken])
 
@@ -225,21 +224,21 @@ def draw(
             "pool": drawn.pool,
             "events": [api.event_json(year, event) for year, event in drawn.years],
         }
-        typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        echo_json(payload)
     else:
-        typer.echo(
+        echo(
             f"Seed {drawn.seed}: {len(drawn.years)} of {drawn.pool} events"
             f" (draw them again with --seed {drawn.seed})"
         )
         for index, (year, event) in enumerate(drawn.years):
-            typer.echo("")
-            typer.echo(api.event_text(year, event, drawn.now if index == 0 else None))
+            echo("")
+            echo(api.event_text(year, event, drawn.now if index == 0 else None))
     if output is None:
         return
     given = {"paper": paper, "ink_saver": ink_saver or None}
     report = api.year_sheets(drawn, output, given, force=force)
     for warning in report.warnings:
-        typer.echo(f"warning: {warning}", err=True)
+        echo(f"warning: {warning}", err=True)
     if report.problems or not report.written:
         fail(report.problems)
     pages = report.pages
@@ -306,9 +305,9 @@ def simulate(
     except InputError as err:
         stop([str(p) for p in err.problems])
     if as_json:
-        typer.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+        echo_json(result.to_json())
     else:
-        typer.echo(api.simulation_text(result, name))
+        echo(api.simulation_text(result, name))
     if png is not None:
         write_output(png, api.simulation_png(result))
         typer.echo(f"wrote {png}", err=True)

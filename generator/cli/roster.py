@@ -125,6 +125,9 @@ def generate_command(
     extra = f", {leaders} with {minions} minions" if leaders else ""
     where = roster.plan.group or f"{len(roster.plan.bands)} bands (one initiative group each)"
     typer.echo(f"wrote {output}: {len(npcs)} NPCs in {where}{extra}", err=True)
+    unread = api.output_note(output, campaign)
+    if unread is not None:
+        typer.echo(f"note: {unread}", err=True)
 
 
 @roster_app.command("archetypes")

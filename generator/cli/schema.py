@@ -1,4 +1,5 @@
-"""`scratchpress schema`: the JSON Schemas an editor uses to check files as they are typed."""
+"""`scratchpress schema`: the JSON Schemas an editor uses to check files as they are typed,
+and the one `stats --json` output follows."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ from .common import write_output
 
 def schema(
     kind: Annotated[
-        Literal["definitions", "settings"],
+        Literal["definitions", "settings", "stats"],
         typer.Argument(
-            help="definitions (a campaign's *.yaml files) or settings (scratchpress.toml).",
+            help="definitions (a campaign's *.yaml files), settings (scratchpress.toml)"
+            " or stats (the output of stats --json).",
             case_sensitive=False,
         ),
     ] = "definitions",

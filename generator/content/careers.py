@@ -26,7 +26,7 @@ from ..definitions.resilience_models import CAREER_REQUIRED_LEVEL, Career
 from ..problems import Problem, Severity
 from ..rules.abilities import closest, display
 from ..rules.character import CharacterStats
-from ..statblocks import Computed, ability_lines
+from ..statblocks import Block, Computed, ability_lines
 
 
 def _career_problem(message: str, located: Located, severity: Severity = "warning") -> Problem:
@@ -52,8 +52,16 @@ def find_career(name: str, careers: Iterable[Career | Located]) -> Career | None
     return career_index(careers).get(name.strip().casefold())
 
 
-def _levels(located: Located, computed: Computed) -> dict[str, int]:
-    block = computed.block("character", located.name)
+def _where(located: Located | Block) -> tuple[str, tuple[str | int, ...]]:
+    return located.source.file, located.source.path
+
+
+def _levels(
+    located: Located, blocks: Mapping[tuple[str, tuple[str | int, ...]], Block]
+) -> dict[str, int]:
+    # Found by where it was written, not by name: two characters may share one (an error
+    # of its own), and each must be checked against its own abilities.
+    block = blocks.get(_where(located))
     if block is not None and isinstance(block.stats, CharacterStats):
         return dict(block.stats.levels)
     # Entries with errors may have no block; read the definition (older names mapped).
@@ -83,6 +91,7 @@ def career_problems(
     names = tuple(dict.fromkeys(c.name for c in known))
     problems: list[Problem] = []
     taken: dict[str, Located] = {}  # career id -> first PC who has it
+    blocks = {_where(b): b for b in computed.of_kind("character")}
     for located in campaign.characters:
         definition: CharacterDef = located.definition
         if definition.career is None:
@@ -95,7 +104,7 @@ def career_problems(
             message += f' (did you mean "{shown}"?)' if shown else f"; known: {', '.join(names)}"
             problems.append(_career_problem(message, located, "error"))
             continue
-        for group in missing_requirements(career, _levels(located, computed)):
+        for group in missing_requirements(career, _levels(located, blocks)):
             problems.append(
                 _career_problem(
                     f'career "{career.name}" needs {group} (level {CAREER_REQUIRED_LEVEL})',
@@ -108,10 +117,15 @@ def career_problems(
         if first is None:
             taken[career.id] = located
             continue
+        # Two of one name (an error of its own) are told apart by where they are written.
+        player = f"player {first.definition.player}"
+        if first.name == located.name:
+            who = f"the other {first.name}'s ({first.source.file}:{first.source.line()}, {player})"
+        else:
+            who = f"{first.name}'s ({player})"
         problems.append(
             _career_problem(
-                f'career "{career.name}" is also {first.name}\'s'
-                f" (player {first.definition.player}); give every player's character a"
+                f'career "{career.name}" is also {who}; give every player\'s character a'
                 " career of their own, so that their interests clash at the council",
                 located,
             )

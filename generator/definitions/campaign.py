@@ -7,6 +7,7 @@ messages and their lines :mod:`.validation`; this module builds the :class:`Camp
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,16 @@ from pydantic import ValidationError
 
 from ..problems import InputError, Problem
 from ..rules.abilities import closest
-from .files import NotText, RefusedFile, campaign_files, display_path, inside, read_text_capped
+from .files import (
+    SETTINGS_FILE,
+    NotText,
+    RefusedFile,
+    campaign_files,
+    display_path,
+    inside,
+    read_text_capped,
+    unread_files,
+)
 from .models import ENTRY_MODELS, Settings
 from .settings import load_settings
 from .validation import (
@@ -113,12 +123,19 @@ def _read_file(
     except OSError as err:
         problems.append(Problem(f"cannot read: {err.strerror}", shown))
         return
+    if path.name.lower() == "booklet.yml":
+        problems.append(
+            Problem("the booklet is read only from booklet.yaml; rename it booklet.yaml", shown)
+        )
+        return
     try:
         data, positions = load_yaml(text, shown, memo)
     except InputError as err:
         problems.extend(err.problems)
         return
     if data is None:
+        said = "is empty" if not text.strip() else "holds only comments"
+        campaign.warnings.append(Problem(f"{said}: nothing in it is built", shown, severity="note"))
         return
     if not isinstance(data, dict):
         problems.append(
@@ -126,6 +143,9 @@ def _read_file(
         )
         return
     for key, items in data.items():
+        if key not in ENTRY_MODELS and key in Settings.model_fields:
+            problems.append(_misplaced_setting(key, items, shown, positions.get((key,))))
+            continue
         if key not in ENTRY_MODELS:
             hint = closest(key, tuple(ENTRY_MODELS))
             problems.append(
@@ -141,6 +161,16 @@ def _read_file(
             )
             continue
         if items is None:
+            campaign.warnings.append(
+                Problem(
+                    "is empty: nothing under it is built",
+                    shown,
+                    positions.get((key,)),
+                    None,
+                    key,
+                    "note",
+                )
+            )
             continue
         if not isinstance(items, list):
             problems.append(
@@ -161,7 +191,7 @@ def _read_file(
             try:
                 definition = model.model_validate(raw)
             except ValidationError as err:
-                problems.extend(validation_problems(err, model, source, entry))
+                problems.extend(validation_problems(err, model, source, entry, raw))
                 # Unknown ability names are worth reporting alongside a bad level.
                 problems.extend(raw_ability_problems(key, raw, source, entry))
                 continue
@@ -173,11 +203,41 @@ def _read_file(
             getattr(campaign, into).append(Located(definition, source))
 
 
+def _misplaced_setting(key: str, value: Any, shown: str, line: int | None) -> Problem:
+    """``paper: a4`` in a YAML file (a ``settings.yaml``, say): said as the line it makes
+    in scratchpress.toml."""
+    if isinstance(value, dict):
+        where = f"its [{key}] table"
+    else:
+        where = f"{key} = {_toml_value(value)}" if _toml_value(value) else "it"
+    return Problem(
+        f"a setting, not a list of entries: settings go in {SETTINGS_FILE}, not in a YAML"
+        f" file; write {where} there",
+        shown,
+        line,
+        None,
+        key,
+    )
+
+
+def _toml_value(value: Any) -> str | None:
+    """A YAML value as TOML writes it (JSON's strings, numbers and lists are TOML's)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str | int | float) or (
+        isinstance(value, list) and all(isinstance(v, str | int | float) for v in value)
+    ):
+        return json.dumps(value, ensure_ascii=False)
+    return None
+
+
 def load_campaign(
     paths: list[Path], rules: str | None = None, memo: ParseMemo | None = None
 ) -> Campaign:
     """Read and validate; raises InputError listing every problem found. ``memo`` keeps
-    each file's parse for the next load (``build --watch``)."""
+    each file's parse for the next load (``build --watch``). Files a build does not read
+    though they look meant for it, and empty files, are notes in ``Campaign.warnings``
+    (and in the InputError, first, where they may explain its errors)."""
     problems: list[Problem] = []
     for path in paths:
         if not path.exists():
@@ -187,8 +247,16 @@ def load_campaign(
     root, files = campaign_files(paths)
     settings = load_settings(root or Path("."), rules, problems)
     campaign = Campaign(root=root, settings=settings)
+    for path in paths:
+        if path.is_dir():
+            campaign.warnings += unread_files(path)
     if not files:
-        raise InputError([Problem("no *.yaml definitions found", display_path(paths[0]))])
+        raise InputError(
+            [
+                *campaign.warnings,
+                Problem("no *.yaml definitions found", display_path(paths[0])),
+            ]
+        )
     for file in files:
         if root is not None and file.parent == root and not inside(file, root):
             problems.append(
@@ -197,7 +265,7 @@ def load_campaign(
             continue
         load_file(file, campaign, problems, memo)
     if problems:
-        raise InputError(problems)
+        raise InputError([*campaign.warnings, *problems])
     return campaign
 
 

@@ -8,13 +8,26 @@ definitions, an imported text and a booklet's chapters alike.
 from __future__ import annotations
 
 import codecs
+import difflib
+import itertools
 import os
 import stat
 from pathlib import Path
 
+from ..problems import Problem
+
 MAX_FILE_BYTES = 5 * 1024 * 1024  # a campaign file is text; anything bigger is a mistake
 # Files in a campaign folder that hold something other than entries (later: booklets).
 RESERVED_FILES = {"booklet.yaml"}
+SETTINGS_FILE = "scratchpress.toml"
+# Endings an editor adds after the one typed and Windows then hides: Notepad's .txt,
+# TextEdit's .rtf.
+HIDDEN_ENDINGS = (".txt", ".text", ".rtf")
+# A campaign's folders that hold no definitions: our output, a theme, fonts. Hidden ones
+# (.git, .github's workflows, .scratchpress) are left out too.
+NOT_DEFINITIONS_FOLDERS = {"output", "theme", "fonts"}
+MAX_LISTED = 10_000  # names looked at for notes: a folder of a million files is no campaign
+MAX_SUBFOLDER_NOTES = 10
 
 
 def display_path(path: Path) -> str:
@@ -133,6 +146,131 @@ def is_definitions_file(path: Path) -> bool:
     )
 
 
+def _meant(name: str, endings: tuple[str, ...]) -> tuple[str, str] | None:
+    """The name a file a slip or two away from ``endings`` was meant to have, and the
+    slips: a space at either end, an ending an editor added and Windows hides
+    (``party.yaml.txt``), a misspelt ending (``party.ymal``); None for any other name,
+    backups (``party.yaml~``, ``party.yaml.bak``) included."""
+    slips = []
+    meant = name.strip()
+    if meant != name:
+        slips.append(f"its name has a space at its start or end ({name!r})")
+    hidden = next((h for h in HIDDEN_ENDINGS if meant.lower().endswith(h)), None)
+    if hidden is not None and len(meant) > len(hidden):
+        slips.append(f"its name ends in {meant[-len(hidden) :]} (Windows hides that ending)")
+        meant = meant[: -len(hidden)].rstrip()
+    suffix = Path(meant).suffix
+    if suffix.lower() not in endings:
+        if not suffix[1:].isalnum():
+            return None
+        same_start = tuple(e for e in endings if e[:2] == suffix[:2].lower())
+        hint = difflib.get_close_matches(suffix.lower(), same_start, n=1, cutoff=0.75)
+        if not hint:
+            return None
+        slips.append(f"{suffix} is not {' or '.join(endings)}")
+        meant = meant[: -len(suffix)] + hint[0]
+    return (meant, ", and ".join(slips)) if slips else None
+
+
+def _near_misses(folder: Path, names: list[str]) -> list[Problem]:
+    """Notes for the files of ``folder`` that look meant to be read but are not."""
+    notes = []
+    for name in names:
+        if name == SETTINGS_FILE or is_definitions_file(folder / name):
+            continue
+        meant = _meant(name, (".yaml", ".yml"))
+        what = "a definitions file"
+        if meant is None and Path(name.strip()).stem.lower().startswith("scratchpress"):
+            what = f"the settings ({SETTINGS_FILE})"
+            meant = _meant(name, (".toml",))
+            if meant is None and name.lower() == SETTINGS_FILE:
+                meant = SETTINGS_FILE, "the name must be in lower case"
+            # Where names are not case-sensitive, Scratchpress.toml is read as it is.
+            if meant is not None and _same_file(folder / name, folder / SETTINGS_FILE):
+                meant = None
+            if meant is not None:
+                meant = SETTINGS_FILE, meant[1]
+        if meant is None or (folder / name).is_dir():
+            continue
+        notes.append(
+            Problem(
+                f"is not read as {what}: {meant[1]}; rename it {meant[0]}",
+                display_path(folder / name),
+                severity="note",
+            )
+        )
+    return notes
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _subfolder_files(folder: Path, names: list[str]) -> list[tuple[Path, str | None]]:
+    """Definitions files one folder down, where a build does not look, each with the name
+    it was meant to have when that is a near miss too (``npcs/thugs.yaml.txt``). Folders
+    that hold no definitions (ours, hidden ones) are left out; a huge tree is not walked."""
+    found: list[tuple[Path, str | None]] = []
+    budget = MAX_LISTED
+    for name in names:
+        sub = folder / name
+        if name.startswith(".") or name.lower() in NOT_DEFINITIONS_FOLDERS:
+            continue
+        if sub.is_symlink() or not sub.is_dir():
+            continue
+        try:
+            with os.scandir(sub) as entries:
+                for entry in itertools.islice(entries, budget):
+                    budget -= 1
+                    path = Path(entry.path)
+                    meant = _meant(entry.name, (".yaml", ".yml"))
+                    if is_definitions_file(path):
+                        found.append((path, None))
+                    elif meant is not None and not entry.is_dir():
+                        found.append((path, meant[0]))
+        except OSError:
+            continue
+        if budget <= 0:
+            break
+    return sorted(found)
+
+
+def unread_files(folder: Path) -> list[Problem]:
+    """Notes, one a line, on the files of a campaign folder a build will not read though
+    they look meant for it: near-miss names (``party.yaml.txt``, ``Scratchpress.toml``) and
+    definitions files in its subfolders (``npcs/thugs.yaml``, where ``roster generate -o``
+    may have put them)."""
+    try:
+        names = sorted(p.name for p in itertools.islice(folder.iterdir(), MAX_LISTED))
+    except OSError:
+        return []
+    notes = _near_misses(folder, names)
+    below = _subfolder_files(folder, names)
+    for path, meant in below[:MAX_SUBFOLDER_NOTES]:
+        notes.append(
+            Problem(
+                "is not read: a build reads only the YAML files directly in the campaign"
+                " folder, not in its subfolders; move it up one folder"
+                + (f" and rename it {meant}" if meant else ""),
+                display_path(path),
+                severity="note",
+            )
+        )
+    if len(below) > MAX_SUBFOLDER_NOTES:
+        more = len(below) - MAX_SUBFOLDER_NOTES
+        notes.append(
+            Problem(
+                f"and {more} more YAML files in its subfolders are not read either",
+                display_path(folder),
+                severity="note",
+            )
+        )
+    return notes
+
+
 def campaign_files(paths: list[Path]) -> tuple[Path | None, list[Path]]:
     """The YAML files to read and the campaign folder whose settings apply."""
     files: list[Path] = []
@@ -151,6 +289,7 @@ def campaign_files(paths: list[Path]) -> tuple[Path | None, list[Path]]:
 __all__ = [
     "MAX_FILE_BYTES",
     "RESERVED_FILES",
+    "SETTINGS_FILE",
     "NotText",
     "RefusedFile",
     "campaign_files",
@@ -159,4 +298,5 @@ __all__ = [
     "inside",
     "is_definitions_file",
     "read_text_capped",
+    "unread_files",
 ]

@@ -8,12 +8,17 @@ models (ability names, a vehicle's movement, the keys of ``printed:``) are added
 the same catalogues ``campaign.py`` and ``statblocks.py`` use; the models themselves, and
 so validation at run time, are untouched.
 
-Pure: nothing here reads or writes a file (``cli/schema.py`` does).
+Pure: nothing here reads a campaign's files or writes any (``cli/schema.py`` writes). The
+schema of ``stats --json`` is the one exception to "generated": it is the promise scripts
+rely on, written by hand and shipped in the package (``schemas/stats.schema.json``), and
+read from there.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
@@ -101,7 +106,17 @@ def settings_schema() -> dict[str, Any]:
     return _finish(Settings.model_json_schema(), "scratchpress.toml")
 
 
+STATS_SCHEMA_FILE: Final = Path(__file__).resolve().parent.parent / "schemas" / "stats.schema.json"
+
+
+def stats_schema() -> dict[str, Any]:
+    """The schema of ``stats --json``, both formats (docs/json.md)."""
+    schema: dict[str, Any] = json.loads(STATS_SCHEMA_FILE.read_text(encoding="utf-8"))
+    return schema
+
+
 SCHEMAS: Final[dict[str, Callable[[], dict[str, Any]]]] = {
     "definitions": definitions_schema,
     "settings": settings_schema,
+    "stats": stats_schema,
 }

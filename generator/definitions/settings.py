@@ -6,6 +6,7 @@ tomllib keeps no positions and recurses into nested arrays, so the text is scann
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from pathlib import Path
@@ -14,12 +15,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..problems import Problem
-from .files import NotText, RefusedFile, display_path, inside, read_text_capped
+from .files import SETTINGS_FILE, NotText, RefusedFile, display_path, inside, read_text_capped
 from .models import Settings
 from .validation import Source, validation_problems
 from .yamlsafe import MAX_DEPTH, MAX_NUMBER_DIGITS, character_name
 
-SETTINGS_FILE = "scratchpress.toml"
 MAX_SETTINGS_BYTES = 256 * 1024
 
 
@@ -110,6 +110,38 @@ def _toml_refusal(text: str) -> tuple[str, int] | None:
     return None
 
 
+_BARE_WORD = re.compile(r"[^\s\"'\[\]{},#=][^\"'\[\]{},#=\n]*")
+
+
+def _toml_hint(error: str, text: str, line: int | None, column: int) -> str | None:
+    """Plain words for the usual slip, a text value without its quotes (``paper = a4``,
+    ``ink_saver = True``): the line as it should be written; None for any other error."""
+    rows = text.split("\n")
+    if line is None or not 1 <= line <= len(rows) or column < 1:
+        return None
+    if not error.startswith(("Invalid value", "Expected newline")):
+        return None
+    row = rows[line - 1]
+    assign = _TOML_ASSIGN.match(row)
+    if assign is None:
+        return None
+    value_at = assign.end() + len(row[assign.end() :]) - len(row[assign.end() :].lstrip())
+    start = column - 1 if error.startswith("Invalid value") else value_at
+    word = _BARE_WORD.match(row, start)
+    value = word.group().strip() if word is not None else ""
+    if not (value[:1].isalpha() if error.startswith("Invalid value") else " " in value):
+        return None  # `jobs = 2x`, `a = -`: no text meant
+    if value in {"True", "False", "TRUE", "FALSE"}:
+        fixed = value.lower()
+        why = "true and false are written in lower case"
+    else:
+        fixed = json.dumps(value, ensure_ascii=False)
+        why = "text values need quotes"
+    phrase = error.split(" (at line")[0]
+    written = f"{assign.group(1)} = {fixed}" if start == value_at else fixed
+    return f"{why}: write {written} (TOML syntax error: {phrase})"
+
+
 def _parse_toml(text: str, shown: str, problems: list[Problem]) -> dict[str, Any]:
     """The values of ``scratchpress.toml``, or ``{}`` and one problem on its line."""
     refused = _toml_refusal(text)
@@ -119,10 +151,11 @@ def _parse_toml(text: str, shown: str, problems: list[Problem]) -> dict[str, Any
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        line = re.search(r"line (\d+)", str(err))
-        problems.append(
-            Problem(f"TOML syntax error: {err}", shown, int(line.group(1)) if line else None)
-        )
+        where = re.search(r"line (\d+)(?:, column (\d+))?", str(err))
+        line = int(where.group(1)) if where else None
+        column = int(where.group(2)) if where and where.group(2) else 0
+        hint = _toml_hint(str(err), text, line, column)
+        problems.append(Problem(hint or f"TOML syntax error: {err}", shown, line))
     except (RecursionError, ValueError, OverflowError):  # the scan above should prevent these
         problems.append(
             Problem(

@@ -3,6 +3,8 @@ cannot express (ability names, vehicle movement), each pinned to the line it is 
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 from typing import Any, get_args, get_origin
 
@@ -18,6 +20,7 @@ from ..rules.abilities import (
 )
 from . import models, resilience_models
 from .models import KIND_OF_LIST, CharacterDef, Encounter, VehicleDef
+from .yamlsafe import MAX_NUMBER_DIGITS
 from .yamlsafe import Path as DataPath
 
 _MODEL_NAMES: set[str] = {
@@ -55,6 +58,8 @@ def _friendly(error: Any) -> str:
     if kind == "missing":
         return "required, but missing"
     if kind in {"int_type", "int_parsing", "int_from_float"}:
+        if isinstance(got, str) and _WHOLE_NUMBER.fullmatch(got):
+            return f"must be a whole number, got {shown} in quotes; remove the quotes"
         return f"must be a whole number, got {shown}"
     if kind in {"greater_than_equal", "greater_than"}:
         limit = error.get("ctx", {}).get("ge", error.get("ctx", {}).get("gt"))
@@ -64,7 +69,8 @@ def _friendly(error: Any) -> str:
     if kind == "string_type":
         return f"must be text, got {shown}"
     if kind in {"dict_type", "model_type"}:
-        return f"must be a mapping of keys to values, got {shown}"
+        message = f"must be a mapping of keys to values, got {shown}"
+        return message + _dashes_hint(got) if isinstance(got, list) and got else message
     if kind == "list_type":
         return f"must be a list, got {shown}"
     if kind == "string_too_short":
@@ -72,8 +78,25 @@ def _friendly(error: Any) -> str:
     if kind == "value_error":  # our own validators: their words, without pydantic's prefix
         return f"{error.get('ctx', {}).get('error', error['msg'])}, got {shown}"
     if kind == "literal_error":
-        return f"{error['msg'].replace('Input should be', 'must be')}, got {shown}"
+        choices = tuple(re.findall(r"'([^']*)'", error.get("ctx", {}).get("expected", "")))
+        hint = closest(str(got), choices) if isinstance(got, str) and choices else None
+        message = f"{error['msg'].replace('Input should be', 'must be')}, got {shown}"
+        return message + (f" (did you mean {hint!r}?)" if hint else "")
     return f"{error['msg']}, got {shown}"
+
+
+# A number in quotes; a longer run of digits is no quoted number but one YAML kept as text.
+_WHOLE_NUMBER = re.compile(rf"\s*[+-]?\d{{1,{MAX_NUMBER_DIGITS}}}\s*")
+
+
+def _dashes_hint(items: list[Any]) -> str:
+    """For a mapping written as a list (``- shooting: 2``): how to write it instead."""
+    first = items[0]
+    if isinstance(first, dict) and len(first) == 1:
+        key, value = next(iter(first.items()))
+        if not isinstance(value, dict | list):
+            return f"; remove the dashes: write {key}: {value}, not - {key}: {value}"
+    return "; remove the dashes ('- ') in front of its keys"
 
 
 def _models_in(annotation: Any) -> list[type[BaseModel]]:
@@ -132,9 +155,74 @@ def _wrong_branch(error: Any) -> bool:
     return False
 
 
+def _split_text(
+    loc: tuple[Any, ...], source: Source, raw: Any, allowed: list[str]
+) -> tuple[tuple[Any, ...], str, list[tuple[Any, ...]]] | None:
+    """A text cut by a comma inside ``{ }`` (``{level: 2, note: rope, hook}``): YAML reads
+    ``hook`` as a key with no value (``hook: and line`` as a key with one), on the line of
+    its mapping. Returns the location of the text cut, the message, and the locations of
+    every piece read as a key; None for a misspelt key (``{operator: Ann, gunnr}``)."""
+    if not loc or source.line(*loc) != source.line(*loc[:-1]):
+        return None
+    parent = raw
+    for part in loc[:-1]:
+        try:
+            parent = parent[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    if not isinstance(parent, dict) or loc[-1] not in parent:
+        return None
+
+    def scalar(value: Any) -> bool:
+        return isinstance(value, str | int | float) and not isinstance(value, bool)
+
+    def piece(key: str) -> bool:  # no key of ours has a space: one that does is prose
+        return parent[key] is None or (" " in key.strip() and scalar(parent[key]))
+
+    keys = list(parent)
+    at = keys.index(loc[-1])
+    if not piece(keys[at]):
+        return None
+    start = end = at
+    while start > 0 and piece(keys[start - 1]):
+        start -= 1
+    while end + 1 < len(keys) and piece(keys[end + 1]):
+        end += 1
+    pieces = keys[start : end + 1]
+    if all(" " not in p.strip() for p in pieces) and any(
+        closest(p, tuple(allowed)) for p in pieces
+    ):
+        return None
+    cut = keys[start - 1] if start > 0 else None
+    if cut is None or not isinstance(parent[cut], str):  # numbers are no prose
+        if " " not in str(loc[-1]).strip():
+            return None  # `{toughness: 2, stelth}`: a misspelt key, said as such
+        message = (
+            "a comma in a text inside { } splits it (the rest became this key);"
+            " put the text in quotes"
+        )
+        return loc, message, [loc]
+    whole = ", ".join(
+        [str(parent[cut])] + [p if parent[p] is None else f"{p}: {parent[p]}" for p in pieces]
+    )
+    became = " and ".join(repr(p) for p in pieces)
+    became += " became keys" if len(pieces) > 1 else " became a key"
+    message = (
+        f"a comma in the {cut} inside {{ }} splits it ({became}); put the {cut} in quotes:"
+        f" {cut}: {json.dumps(whole, ensure_ascii=False)}"
+    )
+    return (*loc[:-1], cut), message, [(*loc[:-1], p) for p in pieces]
+
+
 def validation_problems(
-    err: ValidationError, model: type[BaseModel], source: Source, entry: str | None
+    err: ValidationError,
+    model: type[BaseModel],
+    source: Source,
+    entry: str | None,
+    raw: Any = None,
 ) -> list[Problem]:
+    """Pydantic's errors for one entry (or the settings), each on its line and in a GM's
+    words; ``raw``, the entry as read, lets a text split by a comma be recognised."""
     located: list[tuple[tuple[Any, ...], Any]] = []
     for error in err.errors():
         if _wrong_branch(error):
@@ -153,6 +241,19 @@ def validation_problems(
         if loc in seen:
             continue
         seen.add(loc)
+        split = (
+            _split_text(loc, source, raw, _allowed_keys(model, loc))
+            if error["type"] == "extra_forbidden"
+            else None
+        )
+        if split is not None:
+            where, message, pieces = split
+            seen.update(pieces)
+            field_name = ".".join(str(p) for p in where)
+            problems.append(
+                (loc, Problem(message, source.file, source.line(*where), entry, field_name))
+            )
+            continue
         message = _friendly(error)
         if error["type"] == "extra_forbidden" and loc:
             allowed = _allowed_keys(model, loc)

@@ -232,10 +232,17 @@ class _Builder:
                 raise self.fail(key_node, "mapping keys must be plain text")
             key = str(key)
             if key in result:
+                first = self.positions.get((*path, key), "?")
+                # `{note: rope, hook, hook}`: a split text, not a key given twice on purpose.
+                split = first == key_node.start_mark.line + 1 and value_node.value in ("", None)
                 raise self.fail(
                     key_node,
-                    f'duplicate key "{key}" (first given on line '
-                    f"{self.positions.get((*path, key), '?')})",
+                    f'duplicate key "{key}" (first given on line {first})'
+                    + (
+                        "; if a comma in a text inside { } made it, put the text in quotes"
+                        if split
+                        else ""
+                    ),
                 )
             self.positions[(*path, key)] = key_node.start_mark.line + 1
             result[key] = self.build(value_node, (*path, key), depth + 1)
@@ -313,6 +320,9 @@ def _hint(phrase: str, line: str, column: int, above: list[str]) -> str | None:
         )
     if "cannot start any token" in phrase and line[column : column + 1] in {"@", "`", "%"}:
         return f"a value cannot start with '{line[column]}' ({phrase}); put the value in quotes"
+    brace = "{" if "}" in phrase else "["
+    if phrase.startswith(_FLOW_END) and line[column : column + 1] == ":" and brace in line[:column]:
+        return _colon_in_braces(phrase, line, column)
     if "could not find expected ':'" in phrase:
         return (
             f"no 'key:' on this line ({phrase}); write it as key: value, or indent it"
@@ -343,6 +353,28 @@ def _hint(phrase: str, line: str, column: int, above: list[str]) -> str | None:
         else "line up keys of the same entry"
     )
     return f"bad indentation ({phrase}): {how}; {fix}"
+
+
+_FLOW_END = ("did not find expected ',' or '}'", "did not find expected ',' or ']'")
+
+
+def _colon_in_braces(phrase: str, line: str, column: int) -> str:
+    """A second ': ' inside ``{ }`` (``{level: 1, note: a tyre iron: for arguments}``):
+    the text it is in, quoted, as the fix."""
+    opening = max(
+        line.rfind("{", 0, column), line.rfind("[", 0, column), line.rfind(",", 0, column)
+    )
+    key, colon, value = line[opening + 1 : column].partition(":")
+    closing = line.rfind("}" if "}" in phrase else "]")
+    rest = line[column : closing if closing > column else len(line)]
+    braces = "{ }" if "}" in phrase else "[ ]"
+    if not colon or not key.strip():
+        return f"a ':' inside {braces} ({phrase}); put the text that holds it in quotes"
+    text = (value + rest).strip()
+    return (
+        f"a ':' inside {braces} ends the {key.strip()} early ({phrase}); put the"
+        f" {key.strip()} in quotes: {key.strip()}: {_quoted(text)}"
+    )
 
 
 def _indent(line: str) -> int:

@@ -1,7 +1,8 @@
-"""The files a campaign's printables read besides its definitions: portraits and theme
-templates. ``scratchpress check`` reports here, before any PDF is rendered, what ``build``
-would refuse; the sheet resolves its portraits through the same functions, so the two
-cannot disagree. (Booklet chapters and their pictures are checked by ``booklet_problems``.)
+"""The files a campaign's printables read besides its definitions: portraits, theme
+templates and theme pictures. ``scratchpress check`` reports here, before any PDF is
+rendered, what ``build`` would refuse; the sheet resolves its portraits through the same
+functions, and theme pictures pass the fetcher's own gate, so the two cannot disagree.
+(Booklet chapters and their pictures are checked by ``booklet_problems``.)
 
 Every problem names the definitions file, the line and field that point at the file, so the
 user fixes the entry rather than hunting for the picture.
@@ -10,6 +11,7 @@ user fixes the entry rather than hunting for the picture.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path, PurePath
 
 from jinja2 import TemplateError, TemplateNotFound, TemplateSyntaxError
@@ -19,11 +21,27 @@ from ..definitions.files import display_path
 from ..definitions.validation import Source
 from ..problems import Problem
 from ..render.confine import RefusedResource, check_local_file
-from ..render.images import ImageProblem, check_portrait, portrait_data_url
+from ..render.images import (
+    ImageProblem,
+    check_image_bytes,
+    check_portrait,
+    local_reader,
+    portrait_data_url,
+)
+from ..render.svg import NestedPictures
 from ..render.templating import THEME_DIR, ConfinedLoader, environment, theme_dirs
 
 PORTRAIT_FIELD = "portrait"
 THEME_SUFFIXES = (".html", ".css", ".j2")  # what the build reads as a template
+THEME_PICTURES = (".png", ".jpg", ".jpeg", ".webp", ".svg")  # what a theme shows as images
+
+
+def _is_template(name: str) -> bool:
+    return name.endswith(THEME_SUFFIXES)
+
+
+def _is_picture(name: str) -> bool:
+    return name.lower().endswith(THEME_PICTURES)  # the fetcher serves face.PNG too
 
 
 def portrait_file(text: str, root: Path | None) -> tuple[Path, Path]:
@@ -104,23 +122,48 @@ def theme_problems(campaign: Campaign) -> list[Problem]:
     return problems
 
 
-def _theme_files(theme: Path) -> list[str]:
-    """The template names (``sheet/sheet.css``) of the template-like files under ``theme``,
-    sorted; links to folders are not followed."""
+def theme_picture_problems(campaign: Campaign) -> list[Problem]:
+    """Pictures in the theme folder that the renderer's fetcher would refuse: each goes
+    through the same gate (``render/images.py``), so a damaged PNG, a 100-megapixel one or
+    an SVG bomb is named here, before anything is rendered."""
+    try:
+        themes = theme_dirs(campaign.root)
+    except TemplateError:
+        return []  # theme_problems says why
+    if not themes or campaign.root is None:
+        return []
+    root = Path(os.path.realpath(campaign.root))
+    nested = NestedPictures(local_reader([root]))  # SVGs an SVG shows, as the fetcher reads them
+    problems = []
+    for name in _theme_files(themes[0], _is_picture):
+        path = themes[0] / name
+        shown = display_path(campaign.root / THEME_DIR / name)
+        try:
+            real = check_local_file(path, [root], "this picture", "the campaign folder")
+            check_image_bytes(real.read_bytes(), "this picture", nested.costs(real.as_uri()))
+        except (RefusedResource, ImageProblem) as err:
+            problems.append(Problem(str(err), shown))
+        except OSError as err:
+            problems.append(Problem(f"cannot read: {err.strerror or err}", shown))
+    return problems
+
+
+def _theme_files(theme: Path, wanted: Callable[[str], bool] = _is_template) -> list[str]:
+    """The names (``sheet/sheet.css``) of the ``wanted`` files under ``theme``, sorted;
+    links to folders are not followed."""
     found = []
     for folder, subfolders, files in os.walk(theme):
         subfolders.sort()
         found += [
-            (Path(folder) / file).relative_to(theme).as_posix()
-            for file in files
-            if file.endswith(THEME_SUFFIXES)
+            (Path(folder) / file).relative_to(theme).as_posix() for file in files if wanted(file)
         ]
     return sorted(found)
 
 
 def asset_problems(campaign: Campaign) -> list[Problem]:
-    """What ``check`` adds to the definitions' own problems: portraits and theme templates."""
-    return portrait_problems(campaign) + theme_problems(campaign)
+    """What ``check`` adds to the definitions' own problems: portraits, theme templates and
+    theme pictures."""
+    return portrait_problems(campaign) + theme_problems(campaign) + theme_picture_problems(campaign)
 
 
 __all__ = [
@@ -129,5 +172,6 @@ __all__ = [
     "portrait_problem",
     "portrait_problems",
     "portrait_url",
+    "theme_picture_problems",
     "theme_problems",
 ]

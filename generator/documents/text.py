@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Final
 
+from ..definitions.campaign import Campaign
+from ..definitions.models import CommunityDef
+from ..problems import InputError, Problem
 from ..rules import CharacterStats, CommunityStats, VehicleStats
 from ..rules.abilities import display
-from ..rules.community import project_size
+from ..rules.community import DEFENSES, project_size
 from ..rules.health import HealthBands
 from ..rules.vehicles import CrewMember
-from ..statblocks import Block, Computed
+from ..statblocks import Block, Computed, InitiativeGroup
+
+# The versioned document of `stats --json --format-version 2` (docs/json.md, "Versions"):
+# the version changes when a key is removed, renamed or changes meaning, never for a key
+# added. The bare list of `--json` alone is format 1 and has no field to say so.
+FORMAT: Final = "scratchpress-stats"
+FORMAT_VERSION: Final = 2
 
 
 def character_header(stats: CharacterStats) -> str:
@@ -112,15 +122,20 @@ def _vehicle_json(stats: VehicleStats) -> dict[str, Any]:
     }
 
 
-def _community_json(stats: CommunityStats, definition: Any) -> dict[str, Any]:
+def _changes(changes: Mapping[Any, int]) -> dict[str, int]:
+    return {str(name): levels for name, levels in changes.items()}
+
+
+def _community_json(stats: CommunityStats, definition: CommunityDef) -> dict[str, Any]:
     # The definition's three E's are the town as founded; "now" applies the logged
     # projects and history rows, as the community sheet does.
-    from .community import current_defenses, latest_year
+    from .community import latest_year, project_ledger
 
+    ledger = project_ledger(definition)
     data: dict[str, Any] = dict(stats.defenses)
     data["players"] = definition.players
     data["year"] = latest_year(definition)
-    data["now"] = current_defenses(definition)
+    data["now"] = ledger.now
     size = project_size(definition.players) if definition.players is not None else None
     data["project_size"] = (
         None
@@ -131,11 +146,40 @@ def _community_json(stats: CommunityStats, definition: Any) -> dict[str, Any]:
             "max_development": size.max_development,
         }
     )
+    # In the order the ledger applies them (year, then file order), as the worksheet
+    # lists them, each planned against the community as it stood then.
+    data["projects"] = [
+        {
+            "year": entry.log.year,
+            "player": entry.log.player,
+            "name": entry.log.name,
+            "develop": _changes(entry.log.develop),
+            "sacrifice": _changes(entry.log.sacrifice),
+            "roll": entry.log.roll,
+            "difficulty": entry.plan.difficulty,
+            "result": entry.result or None,
+            "before": entry.before,
+            "after": entry.after,
+            "problems": list(entry.plan.problems),
+        }
+        for entry in ledger.entries
+    ]
+    data["history"] = [
+        {
+            "year": row.year,
+            "event": row.event,
+            "damage": _changes(row.damage),
+            "bonus": _changes(row.bonus),
+            **{name: getattr(row, name) for name in DEFENSES},
+            "note": row.note,
+        }
+        for row in sorted(definition.history, key=lambda row: row.year)
+    ]
     return data
 
 
 def block_json(block: Block, computed: Computed) -> dict[str, Any]:
-    """One stat block for ``stats --json``; docs/json.md and docs/stats-json.schema.json
+    """One stat block for ``stats --json``; docs/json.md and schemas/stats.schema.json
     describe every key, and a test holds the output to that schema."""
     stats = block.stats
     data: dict[str, Any] = {"kind": block.kind, "name": block.name, "ruleset": computed.rules.name}
@@ -188,4 +232,60 @@ def block_json(block: Block, computed: Computed) -> dict[str, Any]:
 
 
 def render_json(computed: Computed) -> list[dict[str, Any]]:
+    """Format 1: the bare list of stat blocks."""
     return [block_json(block, computed) for block in computed.blocks]
+
+
+def _group_json(group: InitiativeGroup, computed: Computed) -> dict[str, Any]:
+    return {
+        "name": group.name,
+        "bonus": group.bonus,
+        "each_rolls": computed.rules.individual_initiative,
+        "rule": group.rule,
+        "members": [
+            {"kind": m.kind, "name": m.name, "leader": m.leader, "count": m.count}
+            for m in group.members
+        ],
+    }
+
+
+def _misleading(problem: Problem) -> bool:
+    # As api.Opened.blocking: a printed value that differs from ours is `check`'s business.
+    return problem.severity == "error" and "printed" not in (problem.field or "").split(".")
+
+
+def render_document(computed: Computed, campaign: Campaign) -> dict[str, Any]:
+    """The versioned document: format and version, the stat blocks of format 1, every
+    initiative group the initiative cards print and every Resilience encounter.
+
+    Raises :class:`InputError` when the Resilience content cannot be merged, or when an
+    encounter of the campaign's has an error that makes its numbers misleading (as
+    ``stats`` refuses such a character)."""
+    from ..encounters import compute_encounters, encounter_problems
+    from .initiative import initiative_groups
+
+    found = compute_encounters(campaign, computed.rules.name)
+    if any(_misleading(p) for f in found if not f.builtin for p in f.computed.problems):
+        # encounter_problems names the field within the encounter entry (opponents.0...).
+        raise InputError([p for p in encounter_problems(campaign) if _misleading(p)])
+    encounters = []
+    for f in found:
+        groups = initiative_groups(f.computed)  # one: the opponents roll as the event
+        encounters.append(
+            {
+                "event": f.event.id,
+                "title": f.event.title,
+                "encounter": f.event.encounter,
+                "builtin": f.builtin,
+                "initiative_group": _group_json(groups[0], f.computed) if groups else None,
+                "opponents": render_json(f.computed),
+            }
+        )
+    return {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "ruleset": computed.rules.name,
+        "blocks": render_json(computed),
+        "initiative_groups": [_group_json(g, computed) for g in initiative_groups(computed)],
+        "encounters": encounters,
+    }

@@ -52,7 +52,7 @@ KEY_FILE = "cache-signing-key"
 KEY_BYTES = 32
 _FILE_URL = re.compile(r"""file://[^\s"'()<>]+""")
 _ENTRY = re.compile(r"([0-9a-f]{64})\.(?:pdf|json|unit\.json)")
-_TEMP = re.compile(re.escape(TEMP_PREFIX) + r"[0-9a-f]{16}\.tmp")
+_TEMP = re.compile(re.escape(TEMP_PREFIX) + r"[0-9a-f]{16}\.sp\.tmp")  # files.TEMP_NAME
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
 # Opening a FIFO planted in the cache would wait for a writer; POSIX only (Windows has no
 # such files to open, and no flag: there every build would stop on the name).
@@ -145,14 +145,25 @@ def open_cache_folder(folder: Path) -> Path:
     return current
 
 
-def _read_regular(path: Path, limit: int = -1) -> bytes:
+# Larger than any entry we write (a PDF of ours is a few MB, its record a few KB): a
+# larger file in the cache is not ours, and is never read into memory to find that out.
+MAX_PDF_ENTRY_BYTES = 512 * 1024 * 1024
+MAX_RECORD_BYTES = 16 * 1024 * 1024
+
+
+def _read_regular(path: Path, limit: int = MAX_RECORD_BYTES) -> bytes:
     """A regular file's bytes; a link, FIFO or device is refused with ``OSError`` unopened
-    or unread (a cache folder is ours alone, but nothing in it is ever followed)."""
+    or unread (a cache folder is ours alone, but nothing in it is ever followed), and so
+    is a file larger than ``limit``."""
     fd = os.open(path, os.O_RDONLY | _NONBLOCK | _NOFOLLOW)
     with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
             raise OSError(f"{path}: not a regular file")
-        return handle.read(limit)
+        if info.st_size > limit:
+            raise OSError(f"{path}: larger than any entry we write")
+        # Never more than it had when we looked (read(n) sets n bytes aside at once).
+        return handle.read(info.st_size + 1)
 
 
 @cache
@@ -186,7 +197,10 @@ def _file_digest(path: Path) -> bytes:
     info = path.stat()
     stamp = (str(path), info.st_size, info.st_mtime_ns, info.st_ino)
     if stamp not in _FILE_DIGESTS:
-        _FILE_DIGESTS[stamp] = hashlib.sha256(path.read_bytes()).digest()
+        # A picture or font a stranger's theme names may be huge (the fetcher refuses it
+        # later): hash in chunks, never holding it whole.
+        with path.open("rb") as handle:
+            _FILE_DIGESTS[stamp] = hashlib.file_digest(handle, "sha256").digest()
     return _FILE_DIGESTS[stamp]
 
 
@@ -358,7 +372,11 @@ class RenderCache:
             return remembered
         meta = self._load_meta(key)
         try:
-            pdf = _read_regular(self.folder / f"{key}.pdf") if meta is not None else b""
+            pdf = (
+                _read_regular(self.folder / f"{key}.pdf", MAX_PDF_ENTRY_BYTES)
+                if meta is not None
+                else b""
+            )
         except OSError:
             meta = None
         if meta is None or meta["sha256"] != hashlib.sha256(pdf).hexdigest():
@@ -496,7 +514,8 @@ class RenderCache:
             pdf = found.get(f"{key}.pdf")
             if pdf is not None:
                 try:
-                    ours = hashlib.sha256(_read_regular(pdf[0])).hexdigest() == meta["sha256"]
+                    entry = _read_regular(pdf[0], MAX_PDF_ENTRY_BYTES)
+                    ours = hashlib.sha256(entry).hexdigest() == meta["sha256"]
                 except OSError:
                     ours = False
                 if ours:

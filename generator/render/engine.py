@@ -42,6 +42,7 @@ from .fetcher import ConfinedFetcher  # noqa: E402
 from .inline_styles import hoist_inline_styles  # noqa: E402
 from .jobs import Part  # noqa: E402
 from .merged import split  # noqa: E402
+from .svg import tame_inline_svgs  # noqa: E402
 
 
 @dataclass
@@ -142,18 +143,28 @@ def refuse_attachments(document: Any, refused: list[str], html: str = "") -> Non
         refused.append(f"attachment {where}: files are never embedded")
     document.metadata.attachments = []
     for page in document.pages:
-        kept = [link for link in page.links if link[0] != "attachment"]
+        kept = [link for link in page.links if link[0] != "attachment" and not _local(link)]
         for link in page.links:
             if link[0] == "attachment":
                 refused.append(f"attachment {link[1]}: files are never embedded")
         page.links[:] = kept
 
 
+def _local(link: Any) -> bool:
+    """A link to a file on this machine (a theme's relative ``href``, resolved against our
+    templates folder): no reader of the PDF can follow it, and it would print this
+    machine's paths (a home folder, a user name) into the file. Dropped."""
+    return link[0] == "external" and str(link[1]).lower().startswith("file:")
+
+
 def _render(html: str, base_dir: Path, fetcher: ConfinedFetcher) -> Any:
     """The laid-out WeasyPrint document of ``html``, loading only through ``fetcher``."""
-    document = weasyprint.HTML(
+    page = weasyprint.HTML(
         string=hoist_inline_styles(html), base_url=base_dir.as_uri() + "/", url_fetcher=fetcher
-    ).render(font_config=font_config())
+    )
+    # An <svg> written inline never passes the fetcher, where pictures are counted.
+    fetcher.refused += tame_inline_svgs(page.etree_element)
+    document = page.render(font_config=font_config())
     refuse_attachments(document, fetcher.refused, html)
     return document
 

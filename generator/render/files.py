@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import secrets
 import signal
 import stat
@@ -18,7 +19,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+# Our temp files are named ``.scratchpress-<16 random hex>.sp.tmp``; only names of exactly
+# that shape are ever removed as leftovers: a GM's own ``.scratchpress-notes.tmp`` (or any
+# other file in the output folder) is not ours to delete.
 TEMP_PREFIX = ".scratchpress-"
+TEMP_SUFFIX = ".sp.tmp"
+TEMP_NAME = re.compile(re.escape(TEMP_PREFIX) + r"[0-9a-f]{16}" + re.escape(TEMP_SUFFIX))
+
+
+def temp_name() -> str:
+    """A new name for one of our temp files (see TEMP_NAME)."""
+    return f"{TEMP_PREFIX}{secrets.token_hex(8)}{TEMP_SUFFIX}"
 
 
 class CannotWrite(Exception):
@@ -129,7 +140,7 @@ def _create_temp(folder: Path) -> tuple[int, Path]:
     only); O_EXCL never opens an existing file or follows a planted link."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     for _ in range(100):
-        temp = folder / f"{TEMP_PREFIX}{secrets.token_hex(8)}.tmp"
+        temp = folder / temp_name()
         try:
             return os.open(temp, flags, 0o666), temp
         except FileExistsError:
@@ -164,7 +175,7 @@ def clean_stale_temps(folder: Path, subfolders: bool = True) -> int:
     """Remove temp files an interrupted run left behind, in ``folder`` and (unless told
     not to: a folder that is not ours alone, where another build may be writing into a
     subfolder) the folders we write inside it (the render cache, ``png/``); returns how
-    many."""
+    many. Only regular files named exactly as we name them (TEMP_NAME) go."""
     removed = 0
     if not folder.is_dir():
         return 0
@@ -174,8 +185,16 @@ def clean_stale_temps(folder: Path, subfolders: bool = True) -> int:
         if sub.is_dir() and not sub.is_symlink()
     ]
     for place in places:
-        for leftover in place.glob(f"{TEMP_PREFIX}*.tmp"):
-            if leftover.is_file() and not leftover.is_symlink():
-                leftover.unlink(missing_ok=True)
-                removed += 1
+        try:
+            with os.scandir(place) as listing:
+                leftovers = [
+                    Path(entry.path)
+                    for entry in listing
+                    if TEMP_NAME.fullmatch(entry.name) and entry.is_file(follow_symlinks=False)
+                ]
+        except OSError:  # a folder we cannot list is left as it is
+            continue
+        for leftover in leftovers:
+            leftover.unlink(missing_ok=True)
+            removed += 1
     return removed

@@ -24,13 +24,28 @@ class Part:
 @dataclass(frozen=True)
 class Job:
     key: str  # the cache key; also identifies the job in results
-    html: str
+    # The HTML itself, or the private file it waits in: a build keeps only so much HTML
+    # in memory (build/run.py), since a stranger's theme can make any document huge.
+    source: str | Path
     base_dir: Path
     roots: tuple[Path, ...]
     lint_cards: bool = False
     pdf_variant: str | None = None
     kind: str = ""  # the printable it belongs to (``build --watch`` warms one of each)
     parts: tuple[Part, ...] = ()  # several documents rendered as one (render/merged.py)
+
+    @property
+    def html(self) -> str:
+        if isinstance(self.source, Path):
+            return self.source.read_text(encoding="utf-8", errors="surrogatepass")
+        return self.source
+
+    @property
+    def size(self) -> int:
+        """The HTML's length (in characters, or bytes once spooled): for ordering work."""
+        if isinstance(self.source, Path):
+            return self.source.stat().st_size
+        return len(self.source)
 
 
 @dataclass

@@ -57,7 +57,7 @@ def _read_capped(path: Path) -> bytes:
             raise OSError("not a regular file")
         if info.st_size > MAX_MANIFEST_BYTES:
             raise ManifestTooLarge(path, info.st_size)
-        return handle.read(MAX_MANIFEST_BYTES + 1)
+        return handle.read(info.st_size + 1)  # read(n) sets n bytes aside at once
 
 
 class ManifestTooLarge(OSError):

@@ -23,6 +23,7 @@ import hashlib
 import html
 import re
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from . import weasy
@@ -83,7 +84,9 @@ def merge_jobs(jobs: list[Job], workers: int) -> tuple[list[Job], dict[str, list
     them one by one if it must."""
     groups: dict[tuple[str, str, str], list[Job]] = {}
     for job in jobs:
-        piece = _split(job.html)
+        if isinstance(job.source, Path):  # spooled, being large: it renders alone
+            continue
+        piece = _split(job.source)
         if job.kind in MERGED_KINDS and not job.pdf_variant and not job.parts and piece:
             groups.setdefault((job.kind, piece[0], piece[1]), []).append(job)
     merged: dict[str, Job] = {}  # by the key of its first document
@@ -99,7 +102,7 @@ def merge_jobs(jobs: list[Job], workers: int) -> tuple[list[Job], dict[str, list
             if together is None:
                 continue
             text, parts = together
-            job = replace(batch[0], key=merged_key(parts), html=text, parts=parts)
+            job = replace(batch[0], key=merged_key(parts), source=text, parts=parts)
             merged[batch[0].key] = job
             originals[job.key] = batch
     inside = {job.key for batch in originals.values() for job in batch} - set(merged)

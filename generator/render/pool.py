@@ -16,14 +16,17 @@ Neither is imported at module level, so this module imports everywhere.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import multiprocessing
+import os
 import signal
 import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 from .files import STOP_SIGNALS
@@ -96,8 +99,11 @@ def _render_parts(job: Job, started: float) -> Outcome:
 
 def estimated_cost(job: Job) -> int:
     """How long ``job`` will take, in arbitrary units: layout time grows with the number
-    of elements, and a tag is one ``<`` (the stylesheet has none)."""
-    return job.html.count("<")
+    of elements, and a tag is one ``<`` (the stylesheet has none). A spooled job is a
+    large one: its size stands in, not worth reading it back to count."""
+    if isinstance(job.source, Path):
+        return job.size // 16
+    return job.source.count("<")
 
 
 def _has_resource_limits() -> bool:
@@ -114,8 +120,6 @@ def _can_fork() -> bool:
 
 def limits_note(workers: int) -> str | None:
     """One line for the user when this platform renders without a limit, else None."""
-    if workers <= 1:
-        return None  # --jobs 1 renders in this process on purpose: nothing to announce
     if not _has_resource_limits():
         return (
             "note: this platform has no resource limits (no `resource` module): render"
@@ -152,7 +156,9 @@ def _worker(job: Job, conn: Connection, memory_mb: int) -> None:
     try:
         _limit_memory(memory_mb)
         outcome = render_job(job)
-    except MemoryError:
+    except (MemoryError, SystemError):
+        # At the limit, an allocation that fails inside C code (cairo, pango, the XML
+        # parser) often surfaces as "SystemError: error return without exception set".
         outcome = Outcome(job.key, error=f"needed more than {memory_mb} MB of memory; stopped")
     except Exception as err:  # report, never crash the build: the message names the cause
         last = traceback.extract_tb(err.__traceback__)[-1:]
@@ -162,8 +168,15 @@ def _worker(job: Job, conn: Connection, memory_mb: int) -> None:
         )
     try:
         conn.send(outcome)
+    except Exception as err:  # an outcome too large to send, a closed pipe
+        # If even this fails, the build reports a worker that stopped unexpectedly.
+        with contextlib.suppress(Exception):
+            conn.send(Outcome(job.key, error=f"could not be sent back ({type(err).__name__})"))
     finally:
         conn.close()
+    # Nothing after this may print a traceback of its own (multiprocessing would, as
+    # "Process ForkProcess-1: Traceback ..."): the outcome is sent, the worker is done.
+    os._exit(0)
 
 
 def run_jobs(
@@ -175,18 +188,13 @@ def run_jobs(
 ) -> Iterator[Outcome]:
     """Yield an Outcome per job as each finishes, at most ``workers`` at a time.
 
-    ``workers <= 1`` renders in this process, without the time and memory limits (for
-    debugging and tests). Otherwise every job gets a worker, even a lone one: a campaign
-    with one character and a runaway theme must not escape the limits.
+    Every job gets a worker of its own, even a lone one and even with ``--jobs 1``: a
+    campaign with one character and a runaway theme must not escape the time and memory
+    limits, and a campaign's settings cannot switch them off.
     """
-    if workers <= 1 or not jobs:
-        for job in jobs:
-            _stop_if_asked()
-            outcome = _in_process(job)
-            if on_done:
-                on_done(outcome)
-            yield outcome
+    if not jobs:
         return
+    workers = max(1, workers)
     if not _can_fork():
         # Spawned workers start a fresh interpreter each: nothing to warm or freeze here.
         yield from _run_workers("spawn", jobs, workers, timeout_s, memory_mb, on_done)
@@ -310,10 +318,3 @@ def _drive(
                 if on_done:
                     on_done(finished)
                 yield finished
-
-
-def _in_process(job: Job) -> Outcome:
-    try:
-        return render_job(job)
-    except Exception as err:
-        return Outcome(job.key, error=f"could not be rendered: {type(err).__name__}: {err}")

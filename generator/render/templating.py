@@ -6,6 +6,7 @@ the sandbox never needs more than attribute access and loops.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import signal
@@ -16,6 +17,7 @@ from contextlib import contextmanager
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from jinja2 import BaseLoader, Environment, StrictUndefined, TemplateNotFound, meta
 from jinja2.exceptions import SecurityError
@@ -27,6 +29,14 @@ from ..resources import fonts_dir, templates_dir
 MAX_TEMPLATE_BYTES = 1024 * 1024
 MAX_SEQUENCE = 1_000_000  # longest string or list `*` may make in a template
 RENDER_SECONDS = 60  # Jinja runs in this process: a runaway loop must still stop
+_CHUNK = 64 * 1024
+# Opening never follows a link nor waits on a FIFO planted in a theme.
+_OPEN_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_BINARY", 0)
+)
 
 
 class ConfinedLoader(BaseLoader):
@@ -129,8 +139,16 @@ def environment(extra: tuple[Path, ...] = ()) -> ImmutableSandboxedEnvironment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.globals["fonts_url"] = fonts_dir().as_uri()
+    env.globals["fonts_url"] = fonts_url()
     return env
+
+
+def fonts_url() -> str:
+    """Our fonts folder as templates write it: a URL relative to the templates folder, which
+    every document is rendered from (``base_url``), so ``../fonts`` in an installed copy.
+    Never the absolute ``file://`` URL: a theme could print that into a PDF, and with it the
+    GM's home folder and user name."""
+    return quote(Path(os.path.relpath(fonts_dir(), templates_dir())).as_posix())
 
 
 THEME_DIR = "theme"
@@ -159,12 +177,36 @@ def template_digest(template: str, themes: tuple[Path, ...] = ()) -> str:
         if None in named:
             for folder in env.loader.folders:
                 for path in sorted(folder.rglob("*")):
-                    if path.is_file() and not path.is_symlink():
-                        digest.update(str(path.relative_to(folder)).encode())
-                        digest.update(path.read_bytes())
+                    _hash_file(digest, folder, path)
             break
         todo += sorted(str(n) for n in named)
     return digest.hexdigest()
+
+
+def _hash_file(digest: Any, folder: Path, path: Path) -> None:
+    """Add a regular file's name and bytes to ``digest``, read in chunks (links, folders and
+    FIFOs are skipped, unopened or unread). A file over the loader's 1 MB (a theme's large
+    background picture, or a stranger's sparse file of any size) is never read: the loader
+    would never include it, so its size and time stand for its bytes."""
+    try:
+        if not stat.S_ISREG(path.lstat().st_mode):
+            return
+        fd = os.open(path, _OPEN_FLAGS)
+    except OSError as err:
+        if err.errno == errno.ELOOP:  # became a link since: not ours to follow
+            return
+        raise
+    relative = path.relative_to(folder).as_posix()
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            return
+        digest.update(relative.encode("utf-8", "surrogateescape") + b"\0")
+        if info.st_size > MAX_TEMPLATE_BYTES:
+            digest.update(f"{info.st_size}\0{info.st_mtime_ns}".encode())
+            return
+        while chunk := handle.read(_CHUNK):
+            digest.update(chunk)
 
 
 @lru_cache(maxsize=256)

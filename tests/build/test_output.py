@@ -289,7 +289,10 @@ def _stopped_after(folder: Path, cwd: Path, files: int, stop: signal.Signals) ->
     process = _scratchpress("build", str(folder), "-o", "out", "-j", "2", cwd=cwd)
     assert process.stdout is not None
     for _ in range(files):
-        assert process.stdout.readline().startswith("wrote out/")
+        line = process.stdout.readline()
+        if not line.startswith("wrote out/"):
+            process.kill()
+            raise AssertionError(f"{line!r}; {process.communicate()}")
     os.killpg(process.pid, stop)
     process.wait(timeout=120)
 
@@ -472,3 +475,26 @@ def test_a_manifest_that_is_a_link_is_not_written_through(
         in result.stderr.splitlines()
     )
     assert victim.read_text() == "precious"
+
+
+def test_a_build_removes_only_its_own_leftover_temp_files(
+    cli: Cli, write_campaign: WriteCampaign
+) -> None:
+    folder = write_campaign({"party.yaml": ONE})
+    Path("output/png").mkdir(parents=True)
+    # The GM's own files, named much like ours: never ours to delete.
+    theirs = [
+        Path("output/.scratchpress-notes.tmp"),
+        Path("output/.scratchpress-0123456789abcdef.tmp"),
+        Path("output/png/.scratchpress-draft.tmp"),
+    ]
+    for path in theirs:
+        path.write_text("the GM's own")
+    # What a build killed mid-write leaves: named as only we name them.
+    ours = [Path("output", files.temp_name()), Path("output/png", files.temp_name())]
+    for path in ours:
+        path.write_bytes(b"half a PDF")
+    result = cli("build", folder, "-o", "output", "--only", "sheets", "--png")
+    assert result.exit_code == 0, result.stderr
+    assert [path.read_text() for path in theirs] == ["the GM's own"] * 3
+    assert not any(path.exists() for path in ours)

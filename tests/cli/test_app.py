@@ -392,7 +392,7 @@ def test_check_reports_warnings_but_passes(write_campaign: Any, cli: Any) -> Non
         'campaign/c.yaml:3: warning: entry "Big": abilities: spends 11 CP, over the budget of 10',
     ]
     assert result.stdout.splitlines() == [
-        "1 entries checked with the current rules: 0 errors, 1 warning.",
+        "1 entry checked with the current rules: 0 errors, 1 warning.",
     ]
 
 
@@ -525,3 +525,45 @@ def test_version_is_printed(cli: Any) -> None:
     result = cli("--version")
     assert result.exit_code == 0
     assert result.stdout == f"scratchpress {scratchpress.__version__}\n"
+
+
+def test_a_misspelt_only_kind_says_did_you_mean(cli: Any, tmp_path: Any) -> None:
+    import re
+
+    result = cli("build", "--example", "-o", tmp_path / "out", "--only", "sheet")
+    assert result.exit_code == 2
+    shown = re.sub(r"[\s│╭╮╰╯─]+", " ", result.output)  # unwrapped from typer's error box
+    assert "unknown kind 'sheet' (did you mean 'sheets'?)" in shown
+
+
+# --------------------------------------------------------------------------------------------
+# schema stats: the schema `stats --json` follows, shipped in the package
+
+
+def test_schema_stats_prints_the_schema_of_stats_json(cli: Any) -> None:
+    from scratchpress.definitions.schema import STATS_SCHEMA_FILE
+
+    result = cli("schema", "stats")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout) == json.loads(STATS_SCHEMA_FILE.read_text(encoding="utf-8"))
+    assert json.loads(result.stdout)["title"] == "scratchpress stats --json"
+
+
+def test_schema_stats_writes_a_file_that_the_example_validates_against(
+    cli: Any, tmp_path: Any
+) -> None:
+    import jsonschema
+
+    target = tmp_path / "stats.schema.json"
+    result = cli("schema", "stats", "-o", target)
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.strip() == f"wrote {target}"
+    validator = jsonschema.Draft202012Validator(json.loads(target.read_text(encoding="utf-8")))
+    document = json.loads(cli("stats", "--example", "--format-version", "2").stdout)
+    assert list(validator.iter_errors(document)) == []
+
+
+def test_schema_help_lists_stats(cli: Any) -> None:
+    result = cli("schema", "--help")
+    assert result.exit_code == 0
+    assert "definitions|settings|stats" in result.stdout

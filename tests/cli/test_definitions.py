@@ -386,3 +386,141 @@ def test_an_uncrewed_vehicle(write_campaign: Any, cli: Any) -> None:
     assert cart["crew"] == {"operator": None, "gunner": None}
     assert cart["weapons"][0]["gunner"] is None
     assert (cart["fuel"], cart["defense"], cart["defense_uncrewed"]) == (0, 11, 11)
+
+
+# --- a stranger's names reach the terminal escaped (issue 31) -------------------------------
+
+# An OSC retitling the window (ended by BEL), a CSI colour, a C1 CSI and a right-to-left
+# override, beside accents and CJK, which must print as they are.
+HOSTILE_NAME = "Ann\x1b]0;pwned\x07\x1b[31m\x9b2J\u202eevil Ünïcødé 漢字"
+SHOWN_NAME = "Ann\\x1b]0;pwned\\x07\\x1b[31m\\x9b2J\\u202eevil Ünïcødé 漢字"
+# What a terminal would act on; none of it may reach stdout or stderr raw.
+RAW_CONTROL = re.compile(
+    "[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
+
+
+def _hostile_party(write_campaign: WriteCampaign) -> Path:
+    # JSON strings are YAML double-quoted scalars: the escapes arrive as the raw characters.
+    name, note = json.dumps(HOSTILE_NAME), json.dumps("a tyre iron\x07\x1b[2J")
+    return write_campaign(
+        {
+            "party.yaml": f"characters:\n  - name: {name}\n    description: {note}\n"
+            "    abilities: {toughness: 2}\n"
+        }
+    )
+
+
+@pytest.mark.parametrize("explain", [[], ["--explain"]], ids=["stats", "explain"])
+def test_stats_shows_control_characters_in_a_name_escaped(
+    write_campaign: WriteCampaign, cli: Cli, explain: list[str]
+) -> None:
+    result = cli("stats", _hostile_party(write_campaign), *explain)
+    assert result.exit_code == 0, result.stderr
+    assert not RAW_CONTROL.search(result.stdout + result.stderr), repr(result.stdout)
+    first = result.stdout.splitlines()[0]
+    assert first.startswith(f"{SHOWN_NAME} (10 agility"), first
+    assert first.endswith(": a tyre iron\\x07\\x1b[2J"), first
+
+
+def test_stats_json_escapes_what_json_leaves_raw_and_keeps_the_name(
+    write_campaign: WriteCampaign, cli: Cli
+) -> None:
+    result = cli("stats", _hostile_party(write_campaign), "--json")
+    assert result.exit_code == 0, result.stderr
+    assert not RAW_CONTROL.search(result.stdout), repr(result.stdout)
+    assert '"name": "Ann\\u001b]0;pwned\\u0007\\u001b[31m\\u009b2J\\u202eevil Ünïcødé 漢字"' in (
+        result.stdout
+    )
+    assert json.loads(result.stdout)[0]["name"] == HOSTILE_NAME  # the same name, read back
+
+
+# -------------------- files a build will not read (issue 31)
+# `check` names them in one-line notes; `import -o` says when it writes where a build will
+# not read.
+
+TUMBLEWEED = """\
+Tumbleweed (10 agility, 10 intelligence, 13 strength, 2 stamina)
+3 wrestling
+4 toughness
+"""
+
+
+def _campaign_and_blocks(write_campaign: WriteCampaign, tmp_path: Path) -> Path:
+    folder = write_campaign(
+        {"party.yaml": "characters:\n  - name: Ann\n    abilities: {toughness: 2}\n"}
+    )
+    (folder / "scratchpress.toml").write_text('paper = "a4"\n', encoding="utf-8")
+    (tmp_path / "blocks.txt").write_text(TUMBLEWEED, encoding="utf-8")
+    (folder / "imports").mkdir()
+    return folder
+
+
+def test_import_into_the_campaign_folder_says_nothing_more(
+    write_campaign: WriteCampaign, cli: Cli, tmp_path: Path
+) -> None:
+    _campaign_and_blocks(write_campaign, tmp_path)
+    result = cli("import", "blocks.txt", "-o", "campaign/imported.yaml")
+    assert result.exit_code == 0, result.stderr
+    assert "note:" not in result.stderr
+
+
+def test_import_into_a_subfolder_says_a_build_will_not_read_it(
+    write_campaign: WriteCampaign, cli: Cli, tmp_path: Path
+) -> None:
+    folder = _campaign_and_blocks(write_campaign, tmp_path)
+    result = cli("import", "blocks.txt", "-o", "campaign/imports/tumbleweed.yaml")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines()[-1] == (
+        "note: campaign/imports/tumbleweed.yaml is in a subfolder of the campaign, and a build"
+        " reads only the YAML files directly in the campaign folder; write it as"
+        " campaign/tumbleweed.yaml"
+    )
+    checked = cli("check", folder)  # and check says the same of the file itself
+    assert checked.exit_code == 0, checked.stderr
+    assert "campaign/imports/tumbleweed.yaml: note: is not read" in checked.stderr
+
+
+def test_import_to_a_name_not_ending_in_yaml_says_so(
+    write_campaign: WriteCampaign, cli: Cli, tmp_path: Path
+) -> None:
+    _campaign_and_blocks(write_campaign, tmp_path)
+    result = cli("import", "blocks.txt", "-o", "campaign/tumbleweed.txt")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines()[-1] == (
+        "note: campaign/tumbleweed.txt does not end in .yaml, so a build will not read it; name"
+        " it tumbleweed.yaml"
+    )
+
+
+def test_import_outside_the_campaign_one_stands_in_says_so(
+    write_campaign: WriteCampaign, cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _campaign_and_blocks(write_campaign, tmp_path)
+    monkeypatch.chdir(folder)
+    result = cli("import", "../blocks.txt", "-o", tmp_path / "tumbleweed.yaml")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines()[-1] == (
+        f"note: {tmp_path / 'tumbleweed.yaml'} is outside the campaign (this folder), so a"
+        " build of it will not read it; write it as tumbleweed.yaml"
+    )
+
+
+def test_build_names_the_files_it_does_not_read(
+    write_campaign: WriteCampaign, cli: Cli, tmp_path: Path
+) -> None:
+    folder = write_campaign(
+        {
+            "party.yaml": "characters:\n  - name: Ann\n    abilities: {toughness: 2}\n",
+            "villains.yaml.txt": "characters:\n  - name: Bo\n    abilities: {toughness: 2}\n",
+            "npcs.yaml": "",
+        }
+    )
+    built = cli("build", folder, "-o", tmp_path / "out", "--only", "sheets", "-j", "1")
+    assert built.exit_code == 0, built.stderr
+    lines = built.stderr.splitlines()
+    assert (
+        "campaign/villains.yaml.txt: note: is not read as a definitions file: its name ends in"
+        " .txt (Windows hides that ending); rename it villains.yaml"
+    ) in lines
+    assert "campaign/npcs.yaml: note: is empty: nothing in it is built" in lines

@@ -56,7 +56,7 @@ def test_a_campaign_folder_is_the_campaign_when_you_stand_in_it(
     checked = cli("check")
     assert checked.exit_code == 0
     assert (
-        checked.stdout.strip() == "1 entries checked with the current rules: 0 errors, 0 warnings."
+        checked.stdout.strip() == "1 entry checked with the current rules: 0 errors, 0 warnings."
     )
     stats = cli("stats")
     assert stats.exit_code == 0 and "Odile Marsh" in stats.stdout

@@ -310,3 +310,109 @@ def test_mounted_on_the_main_app() -> None:
     )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["difficulty"] == 15
+
+
+# --- a stranger's names reach the terminal escaped (issue 31) -------------------------------
+
+# What a terminal would act on (the line break aside); none of it may be printed raw.
+RAW_CONTROL = {chr(c) for c in (*range(0x0A), *range(0x0B, 0x20), *range(0x7F, 0xA0))} | set(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+# An OSC retitling the window (ended by BEL), a C1 CSI, a right-to-left override; accents stay.
+HOSTILE_TOWN = "Wéir\x1b]0;pwned\x07\x9b2J\u202e"
+SHOWN_TOWN = "Wéir\\x1b]0;pwned\\x07\\x9b2J\\u202e"
+
+
+def _raw(text: str) -> list[str]:
+    return sorted({c for c in text if c in RAW_CONTROL})
+
+
+def _hostile_town(write_campaign: WriteCampaign) -> Path:
+    # JSON strings are YAML double-quoted scalars: the escapes arrive as the raw characters.
+    town, title = json.dumps(HOSTILE_TOWN), json.dumps("Flood\x1b[31m\u202e")
+    encounter = json.dumps("Raiders\x9b at the ford.")
+    return write_campaign(
+        {
+            "c.yaml": f"""\
+            communities:
+              - {{name: {town}, economy: 10, environment: 10, equity: 10, players: 4}}
+            events:
+              - id: zz-our-own
+                title: {title}
+                threat: siege
+                attacks: environment
+                attack_bonus: 3
+                damage: 2
+                story: The road is cut and the well runs dry.
+                temporary: Projects roll at -1.
+                challenge:
+                  ability: navigation
+                  difficulty: 12
+                  success: A way through.
+                  failure: Lost in the hills.
+                decision:
+                  prompt: Wait, or break out?
+                  choices:
+                    - {{choice: Wait, consequence: attack bonus +2.}}
+                    - {{choice: Break out, consequence: -1 economy now.}}
+                encounter: {encounter}
+            """
+        }
+    )
+
+
+def test_project_shows_control_characters_in_a_community_name_escaped(
+    write_campaign: WriteCampaign,
+) -> None:
+    result = run("project", _hostile_town(write_campaign), "-d", "economy=1")
+    assert result.exit_code == 0, result.output
+    assert _raw(result.stdout + result.stderr) == []
+    assert f"{SHOWN_TOWN}: economy 10, environment 10, equity 10" in result.stdout
+
+
+def test_project_json_escapes_what_json_leaves_raw(write_campaign: WriteCampaign) -> None:
+    result = run("project", _hostile_town(write_campaign), "-d", "economy=1", "--json")
+    assert result.exit_code == 0, result.output
+    assert _raw(result.stdout) == []
+    assert '"Wéir\\u001b]0;pwned\\u0007\\u009b2J\\u202e"' in result.stdout
+    assert json.loads(result.stdout)["community"]["name"] == HOSTILE_TOWN
+
+
+def test_a_usage_error_listing_community_names_shows_them_escaped(
+    write_campaign: WriteCampaign,
+) -> None:
+    result = run("project", _hostile_town(write_campaign), "-c", "Weir", "-d", "economy=1")
+    assert result.exit_code == 2
+    assert _raw(result.stdout + result.stderr) == []
+    assert result.stderr.splitlines()[-1].endswith(f"communities: {SHOWN_TOWN}"), result.stderr
+
+
+def test_draw_shows_control_characters_in_an_event_escaped(
+    write_campaign: WriteCampaign,
+) -> None:
+    count = len(resilience_content(None).events) + 1  # every event: ours among them
+    result = run("draw", _hostile_town(write_campaign), "--seed", "5", "--years", str(count))
+    assert result.exit_code == 0, result.output
+    assert _raw(result.stdout + result.stderr) == []
+    assert " · Flood\\x1b[31m\\u202e [zz-our-own]" in result.stdout
+    assert "  Encounter   Raiders\\x9b at the ford." in result.stdout
+
+
+def test_draw_json_escapes_what_json_leaves_raw(write_campaign: WriteCampaign) -> None:
+    count = len(resilience_content(None).events) + 1
+    folder = _hostile_town(write_campaign)
+    result = run("draw", folder, "--seed", "5", "--years", str(count), "--json")
+    assert result.exit_code == 0, result.output
+    assert _raw(result.stdout) == []
+    assert '"title": "Flood\\u001b[31m\\u202e"' in result.stdout
+    titles = [e["title"] for e in json.loads(result.stdout)["events"]]
+    assert "Flood\x1b[31m\u202e" in titles
+
+
+def test_simulate_shows_control_characters_in_a_community_name_escaped(
+    write_campaign: WriteCampaign,
+) -> None:
+    result = run("simulate", _hostile_town(write_campaign), "--runs", "5", "--years", "2")
+    assert result.exit_code == 0, result.output
+    assert _raw(result.stdout + result.stderr) == []
+    assert f"5 runs of 2 years: {SHOWN_TOWN} (economy 10" in result.stdout

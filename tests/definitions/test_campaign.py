@@ -219,7 +219,7 @@ def test_stalking_and_stealth_together_are_refused(write_campaign, cli) -> None:
         ("-2", "must be 1 or more, got -2"),
         ("2.5", "must be a whole number, got 2.5"),
         ("three", "must be a whole number, got 'three'"),
-        ('"3"', "must be a whole number, got '3'"),
+        ('"3"', "must be a whole number, got '3' in quotes; remove the quotes"),
         ("true", "must be a whole number, got True"),
     ],
     ids=["zero", "negative", "fraction", "word", "quoted", "bool"],
@@ -1386,3 +1386,345 @@ def _no_stub_left_behind() -> Iterator[None]:
     original: Callable[..., Any] = engine.render_pdf
     yield
     assert engine.render_pdf is original
+
+
+# --------------------------------------------------------------------------------------------
+# no file silently unread, every newcomer mistake explained (issue 31)
+
+ANN = "characters:\n  - name: Ann\n    abilities: {toughness: 2}\n"
+NOT_A_DEFINITIONS_FILE = "note: is not read as a definitions file"
+SUBFOLDER_NOTE = (
+    "note: is not read: a build reads only the YAML files directly in the campaign folder,"
+    " not in its subfolders; move it up one folder"
+)
+
+
+def notes_of(result: Result) -> list[str]:
+    return [line for line in result.stderr.splitlines() if ": note: " in line]
+
+
+def test_a_file_whose_txt_ending_windows_hid_is_a_note(write_campaign, cli) -> None:
+    folder = write_campaign({"party.yaml": ANN, "villains.yaml.txt": ANN.replace("Ann", "Bo")})
+    result = cli("check", folder)
+    assert result.exit_code == 0, result.stderr
+    assert notes_of(result) == [
+        f"campaign/villains.yaml.txt: {NOT_A_DEFINITIONS_FILE}: its name ends in .txt (Windows"
+        " hides that ending); rename it villains.yaml"
+    ]
+    assert "0 errors, 0 warnings" in result.stdout
+
+
+def test_a_folder_holding_only_a_txt_file_says_why_nothing_was_found(write_campaign, cli) -> None:
+    result = cli("check", write_campaign({"party.yaml.txt": ANN}))
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"campaign/party.yaml.txt: {NOT_A_DEFINITIONS_FILE}: its name ends in .txt (Windows"
+        " hides that ending); rename it party.yaml",
+        "campaign: no *.yaml definitions found",
+        "1 error; nothing was written.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "why_and_fix"),
+    [
+        (
+            "party.yaml ",
+            "its name has a space at its start or end ('party.yaml '); rename it party.yaml",
+        ),
+        ("party.YML.TXT", "its name ends in .TXT (Windows hides that ending); rename it party.YML"),
+        (
+            "party.yaml.rtf",
+            "its name ends in .rtf (Windows hides that ending); rename it party.yaml",
+        ),
+        ("party.ymal", ".ymal is not .yaml or .yml; rename it party.yml"),
+        ("party.yam", ".yam is not .yaml or .yml; rename it party.yaml"),
+    ],
+    ids=["trailing-space", "upper-case-txt", "rtf", "ymal", "yam"],
+)
+def test_a_near_miss_definitions_name_is_a_note(write_campaign, cli, name, why_and_fix) -> None:
+    result = cli("check", write_campaign({"a.yaml": ANN, name: "characters: []\n"}))
+    assert result.exit_code == 0, result.stderr
+    assert notes_of(result) == [f"campaign/{name}: {NOT_A_DEFINITIONS_FILE}: {why_and_fix}"]
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("Scratchpress.toml", "the name must be in lower case"),
+        ("scratchpress.toml.txt", "its name ends in .txt (Windows hides that ending)"),
+        ("scratchpress.tml", ".tml is not .toml"),
+    ],
+)
+def test_a_near_miss_settings_name_is_a_note(write_campaign, cli, name, why) -> None:
+    result = cli("check", write_campaign({"a.yaml": ANN, name: 'paper = "a4"\n'}))
+    assert result.exit_code == 0, result.stderr
+    assert notes_of(result) == [
+        f"campaign/{name}: note: is not read as the settings (scratchpress.toml): {why};"
+        " rename it scratchpress.toml"
+    ]
+
+
+def test_backups_and_other_files_are_no_near_misses(write_campaign, cli) -> None:
+    folder = write_campaign(
+        {
+            "a.yaml": ANN,
+            "party.yaml~": ANN,
+            "party.yaml.bak": ANN,
+            "notes.txt": "a GM's notes\n",
+            "map.xml": "<map/>\n",
+            "crew.yml": ANN.replace("Ann", "Bo"),  # read, like .yaml
+        }
+    )
+    result = cli("check", folder)
+    assert result.exit_code == 0, result.stderr
+    assert notes_of(result) == []
+    assert "2 entries checked" in result.stdout
+
+
+def test_yaml_in_a_subfolder_is_a_note_but_not_in_folders_of_other_things(
+    write_campaign, cli, tmp_path: Path
+) -> None:
+    folder = write_campaign({"party.yaml": ANN})
+    for sub in ("npcs", "output", "theme", "fonts", ".git", ".github/workflows"):
+        (folder / sub).mkdir(parents=True)
+        (folder / sub / "thugs.yaml").write_text(ANN.replace("Ann", "Thug"), encoding="utf-8")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "far.yaml").write_text(ANN, encoding="utf-8")
+    (folder / "linked").symlink_to(tmp_path / "elsewhere")  # not followed out of the campaign
+    result = cli("check", folder)
+    assert result.exit_code == 0, result.stderr
+    assert notes_of(result) == [f"campaign/npcs/thugs.yaml: {SUBFOLDER_NOTE}"]
+
+
+def test_many_yaml_files_in_subfolders_are_ten_notes_and_a_count(write_campaign, cli) -> None:
+    folder = write_campaign({"party.yaml": ANN})
+    (folder / "old").mkdir()
+    for n in range(13):
+        (folder / "old" / f"v{n:02}.yaml").write_text(ANN, encoding="utf-8")
+    notes = notes_of(cli("check", folder))
+    assert notes[:10] == [f"campaign/old/v{n:02}.yaml: {SUBFOLDER_NOTE}" for n in range(10)]
+    assert notes[10:] == [
+        "campaign: note: and 3 more YAML files in its subfolders are not read either"
+    ]
+
+
+def test_a_subfolder_note_stands_beside_the_errors_it_explains(write_campaign, cli) -> None:
+    folder = write_campaign(
+        {
+            "vehicles.yaml": "vehicles:\n  - name: Mule\n    movement: quickness\n"
+            "    abilities: {toughness: 5, quickness: 1}\n    crew: {operator: Ann}\n"
+        }
+    )
+    (folder / "npcs").mkdir()
+    (folder / "npcs" / "crew.yaml").write_text(ANN, encoding="utf-8")
+    result = cli("check", folder)
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert lines[0] == f"campaign/npcs/crew.yaml: {SUBFOLDER_NOTE}"
+    assert "crew.operator: no character named 'Ann' in the campaign" in lines[1]
+
+
+@pytest.mark.parametrize(
+    ("text", "note"),
+    [
+        ("", "campaign/npcs.yaml: note: is empty: nothing in it is built"),
+        ("\n  \n", "campaign/npcs.yaml: note: is empty: nothing in it is built"),
+        (
+            "# thugs to come\n",
+            "campaign/npcs.yaml: note: holds only comments: nothing in it is built",
+        ),
+        ("npcs:\n", "campaign/npcs.yaml:1: note: npcs: is empty: nothing under it is built"),
+    ],
+    ids=["empty", "blank-lines", "comments", "empty-list"],
+)
+def test_an_empty_file_is_a_note_not_a_silent_pass(write_campaign, cli, text, note) -> None:
+    result = cli("check", write_campaign({"party.yaml": ANN, "npcs.yaml": text}))
+    assert result.exit_code == 0, result.stderr
+    assert notes_of(result) == [note]
+    assert "1 entry checked with the current rules: 0 errors, 0 warnings." in result.stdout
+
+
+@pytest.mark.parametrize("name", ["settings.yaml", "config.yaml", "scratchpress.yaml"])
+def test_settings_in_a_yaml_file_point_to_scratchpress_toml(write_campaign, cli, name) -> None:
+    folder = write_campaign(
+        {"party.yaml": ANN, name: "paper: a4\ncp: 12\nonly: [sheets]\nbuild:\n  png: true\n"}
+    )
+    where = f"campaign/{name}"
+    assert_fails_with(
+        cli("check", folder),
+        f"{where}:1: paper: a setting, not a list of entries: settings go in scratchpress.toml,"
+        ' not in a YAML file; write paper = "a4" there',
+        f"{where}:2: cp: a setting, not a list of entries: settings go in scratchpress.toml,"
+        " not in a YAML file; write cp = 12 there",
+        f"{where}:3: only: unknown top-level key 'only'; allowed: {TOP_LEVEL_KEYS}",
+        f"{where}:4: build: a setting, not a list of entries: settings go in scratchpress.toml,"
+        " not in a YAML file; write its [build] table there",
+    )
+
+
+def test_a_booklet_yml_is_told_its_name(write_campaign, cli) -> None:
+    folder = write_campaign({"party.yaml": ANN, "booklet.yml": "title: Handout\n"})
+    assert_fails_with(
+        cli("check", folder),
+        "campaign/booklet.yml: the booklet is read only from booklet.yaml; rename it booklet.yaml",
+    )
+
+
+def test_abilities_written_as_a_list_say_remove_the_dashes(write_campaign, cli) -> None:
+    result = run_check(
+        write_campaign,
+        cli,
+        """\
+        characters:
+          - name: Bob
+            abilities:
+              - shooting: 2
+              - toughness: 3
+        """,
+    )
+    assert_fails_with(
+        result,
+        f'{FILE}:3: entry "Bob": abilities: must be a mapping of keys to values, got list;'
+        " remove the dashes: write shooting: 2, not - shooting: 2",
+    )
+
+
+def test_a_quoted_number_in_scratchpress_toml_says_remove_the_quotes(write_campaign, cli) -> None:
+    result = check_with_toml(write_campaign, cli, 'cp = "12"\n')
+    assert_fails_with(
+        result, f"{TOML}:1: cp: must be a whole number, got '12' in quotes; remove the quotes"
+    )
+
+
+def test_a_misspelt_kind_in_the_build_table_says_did_you_mean(write_campaign, cli) -> None:
+    result = check_with_toml(write_campaign, cli, '[build]\nonly = ["sheet"]\n')
+    [line] = problem_lines(result)
+    assert line.startswith(f"{TOML}:2: build.only.0: must be 'sheets', ")
+    assert line.endswith(", got 'sheet' (did you mean 'sheets'?)")
+
+
+@pytest.mark.parametrize(
+    ("note", "pieces"),
+    [
+        (
+            "the mill, the ferry and a Saturday market",
+            "'the ferry and a Saturday market' became a key",
+        ),
+        ("the mill, the ferry, a market", "'the ferry' and 'a market' became keys"),
+        ("the mill, the ferry: a market", "'the ferry' became a key"),
+    ],
+    ids=["one-comma", "two-commas", "comma-then-colon"],
+)
+def test_a_comma_in_a_note_inside_braces_says_to_quote_the_note(
+    write_campaign, cli, note, pieces
+) -> None:
+    result = run_check(
+        write_campaign,
+        cli,
+        f"""\
+        communities:
+          - name: Greyford
+            economy: {{level: 11, note: {note}}}
+            environment: 9
+            equity: 10
+        """,
+    )
+    assert_fails_with(
+        result,
+        f'{FILE}:3: entry "Greyford": economy.note: a comma in the note inside {{ }} splits it'
+        f' ({pieces}); put the note in quotes: note: "{note}"',
+    )
+
+
+def test_an_unknown_key_with_a_value_inside_braces_is_still_an_unknown_key(
+    write_campaign, cli
+) -> None:
+    """A misspelt key is no split note, even on the line of its mapping."""
+    result = run_check(
+        write_campaign,
+        cli,
+        "characters:\n  - name: Bob\n    abilities: {toughness: {level: 2, note: x, levl: 3}}\n",
+    )
+    assert_fails_with(
+        result,
+        f'{FILE}:3: entry "Bob": abilities.toughness.levl: unknown key (did you mean'
+        " 'level'?); allowed: level, note",
+    )
+
+
+# --- fuzz: every near-miss name is read or noted, every split note says how to quote it ------
+
+near_miss_names = st.builds(
+    lambda space, base, ending, hidden: f"{space}{base}{ending}{hidden}",
+    st.sampled_from(["", " "]),
+    st.sampled_from(["party", "Crew", "npcs.old"]),
+    st.sampled_from([".yaml", ".yml", ".YAML", ".Yml", ".ymal", ".yam", ".yaml "]),
+    st.sampled_from(["", ".txt", ".TXT", ".rtf", ".text"]),
+)
+
+
+@fuzz(60)
+@given(near_miss_names, st.booleans())
+def test_a_file_meant_as_definitions_is_read_or_named_in_a_note(name: str, below: bool) -> None:
+    with tempfile.TemporaryDirectory() as temp:
+        folder = Path(temp) / "campaign"
+        where = folder / "sub" if below else folder
+        where.mkdir(parents=True)
+        (folder / "a.yaml").write_text(ANN, encoding="utf-8")
+        (where / name).write_text(ANN.replace("Ann", "Meant"), encoding="utf-8")
+        campaign = load_campaign([folder])
+        read = campaign.character("Meant") is not None
+        noted = [w for w in campaign.warnings if w.file.endswith(name)]
+        assert read != bool(noted), (name, read, [str(w) for w in campaign.warnings])
+        assert all(w.severity == "note" for w in campaign.warnings)
+
+
+note_words = st.lists(
+    st.sampled_from(["a", "tyre", "iron", "for", "rope", "hook"]), min_size=2, max_size=3
+)
+
+
+@fuzz(80)
+@given(
+    st.lists(
+        st.tuples(note_words, st.sampled_from([" ", ", ", ": "])),
+        min_size=1,
+        max_size=3,
+        unique_by=lambda part: tuple(part[0]),  # "rope, rope" is a duplicate key: its own test
+    )
+)
+def test_a_note_cut_by_a_comma_or_a_colon_says_how_to_quote_it(
+    parts: list[tuple[list[str], str]],
+) -> None:
+    note = "".join(" ".join(words) + sep for words, sep in parts[:-1]) + " ".join(parts[-1][0])
+    text = (
+        f"characters:\n  - name: Ann\n    abilities:\n      toughness: {{level: 2, note: {note}}}\n"
+    )
+    with tempfile.TemporaryDirectory() as temp:
+        (Path(temp) / "c.yaml").write_text(text, encoding="utf-8")
+        try:
+            campaign = load_campaign([Path(temp)])
+        except InputError as err:
+            assert [p.line for p in err.problems] == [4], [str(p) for p in err.problems]
+            assert str(err.problems[0]).endswith(f'put the note in quotes: note: "{note}"')
+        else:
+            assert ", " not in note and ": " not in note
+            ann = campaign.character("Ann")
+            assert ann is not None
+            assert ann.definition.abilities["toughness"].note == note
+
+
+def test_a_bare_misspelt_key_inside_braces_is_still_an_unknown_key(write_campaign, cli) -> None:
+    result = run_check(
+        write_campaign,
+        cli,
+        "vehicles:\n  - name: Mule\n    movement: quickness\n"
+        "    abilities: {toughness: 5, quickness: 1}\n    crew: {operator: Ann, gunnr}\n"
+        "characters:\n  - name: Ann\n    abilities: {toughness: 2}\n",
+    )
+    assert_fails_with(
+        result,
+        f"{FILE}:5: entry \"Mule\": crew.gunnr: unknown key (did you mean 'gunner'?);"
+        " allowed: operator, gunner",
+    )

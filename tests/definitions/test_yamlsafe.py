@@ -878,3 +878,109 @@ def test_unchanged_lines_are_counted_as_a_line_by_line_comparison_would(
     while last < min(len(old), len(new)) - first and old[-1 - last] == new[-1 - last]:
         last += 1
     assert _unchanged_lines(a, b) == (first, last)
+
+
+# --------------------------------------------------------------------------------------------
+# newcomer mistakes: the fix in a GM's words (issue 31)
+
+
+def test_a_colon_in_a_note_inside_braces_says_to_quote_the_note(write_campaign, cli) -> None:
+    result = check(
+        write_campaign,
+        cli,
+        """\
+        characters:
+          - name: Wren Calloway
+            abilities:
+              knockout: {level: 1, note: a tyre iron: for arguments}
+              toughness: 3
+        """,
+    )
+    assert_fails_with(
+        result,
+        f"{FILE}:4: a ':' inside {{ }} ends the note early (did not find expected ',' or '}}');"
+        ' put the note in quotes: note: "a tyre iron: for arguments"',
+    )
+
+
+def test_a_colon_inside_square_brackets_says_to_quote_the_text(write_campaign, cli) -> None:
+    result = check(
+        write_campaign,
+        cli,
+        """\
+        events:
+          - {id: flood, title: Flood, summary: x, roll: [one: two: three]}
+        """,
+    )
+    [line] = problem_lines(result)
+    assert line.startswith(f"{FILE}:2: a ':' inside [ ] ends the one early")
+    assert line.endswith('put the one in quotes: one: "two: three"')
+
+
+@pytest.mark.parametrize(
+    ("toml", "expected"),
+    [
+        (
+            b"cp = 10\npaper = a4\n",
+            f'{TOML}:2: text values need quotes: write paper = "a4" (TOML syntax error:'
+            " Invalid value)",
+        ),
+        (
+            b"title = Greyford Run # the town\n",
+            f'{TOML}:1: text values need quotes: write title = "Greyford Run" (TOML syntax'
+            " error: Invalid value)",
+        ),
+        (
+            b"title = 1984 Run\n",
+            f'{TOML}:1: text values need quotes: write title = "1984 Run" (TOML syntax error:'
+            " Expected newline or end of document after a statement)",
+        ),
+        (
+            b'[build]\nonly = ["sheets", roster]\n',
+            f'{TOML}:2: text values need quotes: write "roster" (TOML syntax error: Invalid value)',
+        ),
+        (
+            b"[build]\nink_saver = True\n",
+            f"{TOML}:2: true and false are written in lower case: write ink_saver = true (TOML"
+            " syntax error: Invalid value)",
+        ),
+    ],
+    ids=["paper", "with-comment", "starts-with-digits", "in-a-list", "capital-true"],
+)
+def test_a_toml_text_value_without_quotes_says_to_add_them(
+    tmp_path: Path, cli, toml: bytes, expected: str
+) -> None:
+    assert_both_fail_with(cli, settings_campaign(tmp_path, toml), expected)
+
+
+def test_other_toml_syntax_errors_keep_the_parser_words(tmp_path: Path, cli) -> None:
+    folder = settings_campaign(tmp_path, b"jobs = 2x\n")
+    assert_both_fail_with(
+        cli,
+        folder,
+        f"{TOML}:1: TOML syntax error: Expected newline or end of document after a statement"
+        " (at line 1, column 9)",
+    )
+
+
+def test_a_note_split_into_twin_keys_says_to_quote_the_text(write_campaign, cli) -> None:
+    result = check(
+        write_campaign,
+        cli,
+        "characters:\n  - name: Ann\n    abilities:\n"
+        "      toughness: {level: 2, note: rope, hook, hook}\n",
+    )
+    assert_fails_with(
+        result,
+        f'{FILE}:4: duplicate key "hook" (first given on line 4); if a comma in a text inside'
+        " { } made it, put the text in quotes",
+    )
+
+
+def test_a_key_given_twice_on_purpose_gets_no_advice_about_commas(write_campaign, cli) -> None:
+    result = check(
+        write_campaign,
+        cli,
+        "characters:\n  - name: Ann\n    abilities: {toughness: 2, toughness: 3}\n",
+    )
+    assert_fails_with(result, f'{FILE}:3: duplicate key "toughness" (first given on line 3)')

@@ -1376,3 +1376,89 @@ def test_the_example_chapters_quote_lantern_weirs_own_numbers() -> None:
     assert sum(founding_defenses(weir).values()) == 30
     assert _three(community, "stands at") == current_defenses(weir)
     assert _three(year.replace("\n> ", " "), "closed at") == current_defenses(weir)
+
+
+# --------------------------------------------------------------------------------------------
+# damaged pictures and covers: one line each, never a decoder's traceback (issue 31)
+
+
+def _png(size: tuple[int, int] = (120, 80)) -> bytes:
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.effect_noise(size, 40).convert("RGB").save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+DAMAGED_CHAPTER = """\
+# Pictures
+
+![a header cut short](pics/cut-header.png)
+
+![a PPM header](pics/ppm.png)
+
+![an SGI header](pics/sgi.png)
+
+![pixel data cut short](pics/cut-data.png)
+"""
+
+
+def _damaged_booklet(write_campaign: WriteCampaign) -> Path:
+    """Regression: each of these pictures (and the damaged cover) gave a Python traceback
+    from ``build`` and from ``check``: Pillow's PPM and SGI plugins read the headers."""
+    folder = _campaign(
+        write_campaign,
+        DAMAGED_CHAPTER,
+        "title: T\npaper: a5\ncover: pics/cover.png\nchapters: [one.md]\n",
+    )
+    pictures = folder / "pics"
+    pictures.mkdir()
+    (pictures / "cut-header.png").write_bytes(_png()[:20])
+    (pictures / "ppm.png").write_bytes(b"P6\n-5 99999999999\n255\n")
+    (pictures / "sgi.png").write_bytes(b"\x01\xda\x00\x01\x00\x03" + b"\0" * 20)
+    (pictures / "cut-data.png").write_bytes(_png()[:-200])
+    (pictures / "cover.png").write_bytes(_png((400, 300))[:-500])
+    return folder
+
+
+DAMAGED_LINES = [
+    "campaign/one.md:3: pics/cut-header.png is damaged or truncated",
+    "campaign/one.md:5: pics/ppm.png is not a picture Pillow can read",
+    "campaign/one.md:7: pics/sgi.png is not a picture Pillow can read",
+    "campaign/one.md:9: pics/cut-data.png is damaged or truncated",
+    "campaign/booklet.yaml:3: cover: pics/cover.png is damaged or truncated",
+]
+
+
+def test_damaged_pictures_and_covers_are_one_line_each_naming_the_file_and_line(
+    write_campaign: WriteCampaign,
+) -> None:
+    folder = _damaged_booklet(write_campaign)
+    built = _problems(folder)
+    assert len(built) == len(DAMAGED_LINES)
+    assert all(line.startswith(start) for line, start in zip(built, DAMAGED_LINES, strict=True))
+    campaign = load_campaign([folder])
+    checked = [str(p) for p in booklet_problems(campaign, compute_campaign(campaign))]
+    assert checked == built  # check says exactly what build would
+
+
+def test_damaged_pictures_fail_check_and_build_cleanly(
+    write_campaign: WriteCampaign, cli: Any, booklet_kind: None
+) -> None:
+    folder = _damaged_booklet(write_campaign)
+    for args in (["check", folder], ["build", folder, "-o", "out", "--only", "booklets"]):
+        result = cli(*args)  # the fixture fails the test on any traceback
+        assert result.exit_code == 1
+        for start in DAMAGED_LINES:
+            assert start in result.output
+
+
+def test_a_phone_s_two_frame_jpeg_is_a_booklet_picture(write_campaign: WriteCampaign) -> None:
+    from PIL import Image
+
+    folder = _campaign(write_campaign, "# Pictures\n\n![the crew](crew.jpg)\n")
+    buffer = io.BytesIO()
+    frames = [Image.new("RGB", (300, 200), (200, 0, 0)), Image.new("RGB", (300, 200))]
+    frames[0].save(buffer, format="MPO", save_all=True, append_images=frames[1:])
+    (folder / "crew.jpg").write_bytes(buffer.getvalue())
+    assert 'src="data:image/jpeg;base64,' in _view(folder)["chapters"][0]["html"]

@@ -486,3 +486,27 @@ def test_our_own_key_folder_left_group_writable_is_made_private(tmp_path: Path) 
     finally:
         cache_module._key_at.cache_clear()
     assert _mode(base) == 0o700
+
+
+@pytest.mark.parametrize("grown", [".pdf", ".json"])
+def test_a_cache_file_larger_than_any_entry_is_a_miss_and_is_not_read(
+    tmp_path: Path, grown: str
+) -> None:
+    """A cache folder may be one the user named (--cache-dir); a file there grown to many
+    gigabytes (sparse: a few bytes on disk) must not be read into memory to be checked."""
+    folder = tmp_path / "cache"
+    folder.mkdir(mode=0o700)
+    key = "1" * 64
+    RenderCache(folder).put(key, b"%PDF an entry" * 100, {"pages": 1})
+    with (folder / f"{key}{grown}").open("r+b") as entry:
+        entry.truncate(cache_module.MAX_PDF_ENTRY_BYTES + 1)
+    import tracemalloc
+
+    cache = RenderCache(folder)
+    tracemalloc.start()
+    try:
+        assert cache.get(key) is None
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 1024 * 1024

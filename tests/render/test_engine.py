@@ -3,6 +3,7 @@ must make what the real engine makes, page for page, in every worker a build for
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pikepdf
@@ -94,3 +95,21 @@ def test_forked_render_workers_render_with_the_stand_in(
             assert [float(v) for v in pdf.pages[0].mediabox] == pytest.approx(
                 [0, 0, 595.28, 841.89], abs=0.01
             )
+
+
+def test_a_link_to_a_file_on_this_machine_never_reaches_the_pdf() -> None:
+    """A theme's relative link resolves against our templates folder: in the PDF it would
+    print this machine's install path (a home folder, a user name), and lead nowhere."""
+    import pikepdf
+
+    from scratchpress.render.engine import render_pdf
+    from scratchpress.resources import templates_dir
+
+    html = '<p><a href="notes.html">notes</a> <a href="https://example.org/rules">rules</a></p>'
+    rendered = render_pdf(html, templates_dir(), [templates_dir()])
+    assert str(templates_dir()).encode() not in rendered.pdf
+    with pikepdf.open(io.BytesIO(rendered.pdf)) as pdf:
+        targets = [
+            str(annot.A.URI) for annot in pdf.pages[0].get("/Annots", []) if "/A" in annot
+        ]
+    assert targets == ["https://example.org/rules"]

@@ -581,14 +581,21 @@ def test_the_cache_key_reads_no_file_outside_the_campaign(
         theme={"sheet/sheet.html": "<p>{{ identity.description }}</p>"},
     )
     opened: list[Path] = []
-    original = Path.read_bytes
+    original_read, original_open = Path.read_bytes, Path.open
 
-    def spy(self: Path) -> bytes:
+    def read_spy(self: Path) -> bytes:
         opened.append(Path(os.path.realpath(self)))
-        return original(self)
+        return original_read(self)
 
-    monkeypatch.setattr(Path, "read_bytes", spy)
+    def open_spy(self: Path, *args: Any, **kwargs: Any) -> Any:
+        opened.append(Path(os.path.realpath(self)))
+        return original_open(self, *args, **kwargs)
+
+    # The key is made in this process (renders run in workers, out of a spy's sight).
+    monkeypatch.setattr(Path, "read_bytes", read_spy)
+    monkeypatch.setattr(Path, "open", open_spy)
     build_in_process(folder, tmp_path / "out", ["sheets"], BuildSettings(jobs=1))
+    assert opened  # the spies saw the build's reads
     assert outside.resolve() not in opened
 
 
@@ -990,7 +997,7 @@ RUNAWAY = """\
 </style></head><body>
 {% if identity.name == "Nest" %}{% for i in range(2000) %}<div style="margin-left: 1px">{% endfor %}deep{% for i in range(2000) %}</div>{% endfor %}
 {% elif identity.name == "Slow" %}{% for i in range(30000) %}<p style="break-after: page">page {{ i }}</p>{% endfor %}
-{% elif identity.name == "Hog" %}<img src="file://HOG">
+{% elif identity.name == "Hog" %}{% for i in range(4) %}<img src="file://HOG-{{ i }}.png">{% endfor %}
 {% else %}<p>{{ identity.name }}</p>{% endif %}
 </body></html>
 """
@@ -1001,11 +1008,12 @@ def _runaway_campaign(folder: Path, names: list[str]) -> Path:
         f"  - name: {name}\n    abilities: {{toughness: 2}}\n" for name in names
     )
     make_campaign(folder, {"party.yaml": yaml})
-    if "Hog" in names:  # 64 megapixels: about 200 MB once decoded
-        buffer = io.BytesIO()
-        Image.new("RGB", (8000, 8000)).save(buffer, format="PNG")
-        (folder / "hog.png").write_bytes(buffer.getvalue())
-    template = RUNAWAY.replace("file://HOG", f"file://{folder.resolve() / 'hog.png'}")
+    if "Hog" in names:  # four 36-megapixel pictures (under the 40 MP cap): 430 MB decoded
+        for i in range(4):
+            buffer = io.BytesIO()
+            Image.new("RGB", (6000, 6000), (i, 0, 0)).save(buffer, format="PNG")
+            (folder / f"hog-{i}.png").write_bytes(buffer.getvalue())
+    template = RUNAWAY.replace("file://HOG", f"file://{folder.resolve() / 'hog'}")
     return make_campaign(folder, {}, theme={"sheet/sheet.html": template})
 
 
@@ -1392,20 +1400,22 @@ def test_stale_temps_are_cleaned_on_the_next_run(tmp_path: Path) -> None:
     )
     out = tmp_path / "out"
     cached = cache_folder(folder, out)  # the render cache, in the user's cache folder
-    stale = [
-        out / f"{TEMP_PREFIX}abc123.tmp",
-        cached / f"{TEMP_PREFIX}0123456789abcdef.tmp",
-        out / "png" / f"{TEMP_PREFIX}0a1b2c.tmp",
+    stale = [  # what a killed build leaves: our own temp names only
+        out / files_module.temp_name(),
+        cached / files_module.temp_name(),
+        out / "png" / files_module.temp_name(),
     ]
     for path in stale:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         path.write_bytes(b"half a PDF")
     keep = out / "notes.tmp"
     keep.write_text("the user's")
+    also_kept = out / f"{TEMP_PREFIX}notes.tmp"  # looks like ours, is the GM's own
+    also_kept.write_text("the user's")
     assert run("build", folder, "-o", out, "--only", "sheets", "-j", "1").exit_code == 0
-    assert _temps(out) == []
+    assert _temps(out) == [also_kept]
     assert not any(path.exists() for path in stale)
-    assert keep.read_text() == "the user's"
+    assert keep.read_text() == also_kept.read_text() == "the user's"
 
 
 KILLED_WRITER = """
@@ -1508,3 +1518,132 @@ def test_builds_are_byte_identical_across_processes_times_and_folders(tmp_path: 
     assert len(first) == 3
     assert first.keys() == second.keys()
     assert [n for n in first if first[n] != second[n]] == []
+
+
+# --- every picture through one gate (issue 31) ----------------------------------------------------
+
+
+def _use_bomb(levels: int = 10, fan: int = 10) -> str:
+    """``levels`` groups, each ``fan`` <use> of the one below: fan ** levels rectangles in
+    a file of a few kilobytes."""
+    groups = "".join(
+        f'<g id="l{level}">' + f'<use xlink:href="#l{level - 1}"/>' * fan + "</g>"
+        for level in range(1, levels + 1)
+    )
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
+        f' width="10" height="10"><defs><rect id="l0" width="1" height="1"/>{groups}</defs>'
+        f'<use xlink:href="#l{levels}"/></svg>'
+    )
+
+
+def _theme_showing(folder: Path, pictures: dict[str, bytes | str], extra: str = "") -> Path:
+    """A campaign whose sheet template shows each of ``pictures`` (files of its theme),
+    then ``extra`` HTML."""
+    images = "".join(f'<img src="{(folder / "theme" / name).as_uri()}">' for name in pictures)
+    return make_campaign(
+        folder,
+        {"party.yaml": ONE, **{f"theme/{name}": body for name, body in pictures.items()}},
+        theme={"sheet/sheet.html": FAST_SHEET.replace("</h1>", "</h1>" + images + extra)},
+    )
+
+
+def test_theme_images_get_the_pixel_cap_and_the_decode_check(tmp_path: Path) -> None:
+    """Regression: a 144-megapixel truncated PNG and two 100-megapixel ones, shown by a
+    theme, were decoded and embedded, exit 0; portraits had the cap, themes did not."""
+    folder = _theme_showing(
+        tmp_path / "campaign",
+        {
+            "huge.png": png_declaring(12_000, 12_000),
+            "wide.png": png_declaring(10_000, 10_000),
+            "tall.png": png_declaring(10_000, 10_000),
+            "cut.png": png_bytes(300, 300)[:-40],
+        },
+    )
+    result = run("build", folder, "-o", tmp_path / "out", "--only", "sheets")
+    assert result.exit_code == 1
+    for name in ("huge.png", "wide.png", "tall.png"):
+        assert f"theme/{name} declares too many pixels (a decompression bomb?)" in result.output
+    assert "theme/cut.png is damaged or truncated" in result.output
+    checked = run("check", folder)  # check names them too, before anything is rendered
+    assert checked.exit_code == 1
+    assert "theme/huge.png: this picture declares too many pixels" in checked.output
+    assert "theme/cut.png: this picture is damaged or truncated" in checked.output
+
+
+def test_an_svg_use_bomb_is_refused_by_the_fetcher_at_once(tmp_path: Path) -> None:
+    """Regression: ten levels of ten <use> (10^10 shapes) ran 169 s until the job's time
+    limit stopped it. The fetcher now counts the drawing before WeasyPrint sees it."""
+    bomb = tmp_path / "bomb.svg"
+    bomb.write_text(_use_bomb())
+    with pytest.raises(RefusedResource, match=r"bomb\.svg is an SVG that draws more than 100,000"):
+        ConfinedFetcher([tmp_path]).fetch(bomb.as_uri())
+
+
+def test_an_svg_use_bomb_in_a_theme_fails_the_build_with_one_line(tmp_path: Path) -> None:
+    import base64
+
+    inline = "data:image/svg+xml;base64," + base64.b64encode(_use_bomb().encode()).decode()
+    folder = _theme_showing(
+        tmp_path / "campaign",
+        {"bomb.svg": _use_bomb()},
+        f"<div style=\"background: url('{inline}')\">a map</div>",
+    )
+    result = run("build", folder, "-o", tmp_path / "out", "--only", "sheets", "-j", "2")
+    assert result.exit_code == 1
+    assert "theme/bomb.svg is an SVG that draws more than 100,000 shapes" in result.output
+    assert "a data: URL (image/svg+xml;base64) is an SVG that draws" in result.output
+    assert "Process ForkProcess" not in result.output and "took longer" not in result.output
+
+
+def test_svg_pictures_inside_svg_pictures_multiply_and_are_counted(tmp_path: Path) -> None:
+    """Each <image> of another SVG draws all of it: five levels of ten such images of a
+    ten-shape picture is a million shapes from six tiny files."""
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">{}</svg>'
+    (tmp_path / "l0.svg").write_text(svg.format('<rect width="1" height="1"/>' * 10))
+    for level in range(1, 6):
+        image = f'<image href="l{level - 1}.svg" width="1" height="1"/>'
+        (tmp_path / f"l{level}.svg").write_text(svg.format(image * 10))
+    (tmp_path / "loop.svg").write_text(svg.format('<image href="loop.svg"/>'))
+    html = "".join(f'<img src="{(tmp_path / name).as_uri()}">' for name in ("l5.svg", "loop.svg"))
+    rendered = render_pdf(html, templates_dir(), [tmp_path])
+    assert any("l4.svg is an SVG that draws more than 100,000" in r for r in rendered.refused)
+    assert any("inside SVG pictures more than 8 deep" in r for r in rendered.refused)
+
+
+def test_an_svg_that_declares_entities_never_reaches_the_renderer(tmp_path: Path) -> None:
+    laughs = tmp_path / "laughs.svg"
+    laughs.write_text(
+        '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "ha"><!ENTITY b "&a;&a;&a;&a;">]>'
+        '<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><text>&b;</text></svg>'
+    )
+    rendered = render_pdf(f'<img src="{laughs.as_uri()}">', templates_dir(), [tmp_path])
+    assert rendered.refused == [
+        f"{laughs} is an SVG that declares XML entities (<!ENTITY ...>), which can make it grow"
+        " without end; save it again as plain SVG"
+    ]
+
+
+def test_a_two_frame_jpeg_from_a_phone_is_a_portrait(tmp_path: Path) -> None:
+    """Regression: a JPEG with a second frame (MPO, as many phone cameras write) named
+    face.jpg was refused as "MPO; portraits must be PNG, JPEG or WebP"."""
+    first, second = Image.new("RGB", (60, 80), (200, 0, 0)), Image.new("RGB", (60, 80))
+    buffer = io.BytesIO()
+    first.save(buffer, format="MPO", save_all=True, append_images=[second])
+    folder = _portrait_campaign(
+        tmp_path / "campaign", "face.jpg", **{"face.jpg": buffer.getvalue()}
+    )
+    assert run("check", folder).exit_code == 0
+    result = run("build", folder, "-o", tmp_path / "out", "--only", "sheets", "-j", "1")
+    assert result.exit_code == 0, result.output
+
+
+def test_an_inline_svg_bomb_in_a_template_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scratchpress.render import svg
+
+    monkeypatch.setattr(svg, "MAX_SVG_ELEMENTS", 2_000)  # the same bound, drawn in a blink
+    bomb = _use_bomb(3, 13)  # 2,197 shapes
+    rendered = render_pdf(f"<p>map</p>{bomb}", templates_dir(), [tmp_path])
+    assert any("inline <svg> number 1 is an SVG that draws" in r for r in rendered.refused)

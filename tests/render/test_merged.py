@@ -140,12 +140,12 @@ def test_a_theme_styling_the_bodys_own_children_keeps_its_sheets_apart() -> None
     """Inside a part's div, "body > section" would no longer match: such sheets render alone."""
     styled = [_job(key) for key in ("a", "b")]
     styled = [
-        replace(job, html=job.html.replace("p{}", "body > p { color: red }")) for job in styled
+        replace(job, source=job.html.replace("p{}", "body > p { color: red }")) for job in styled
     ]
     merged, originals = merge_jobs(styled, workers=1)
     assert [job.key for job in merged] == ["a", "b"] and originals == {}
     nested = [
-        replace(job, html=job.html.replace("p{}", "body.deck .panel > p {}"))
+        replace(job, source=job.html.replace("p{}", "body.deck .panel > p {}"))
         for job in (_job("c"), _job("d"))
     ]
     assert len(merge_jobs(nested, workers=1)[0]) == 1  # a child of .panel, not of body

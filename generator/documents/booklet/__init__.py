@@ -17,14 +17,20 @@ from ... import __version__
 from ...definitions.campaign import Campaign
 from ...definitions.models import BuildOptions
 from ...problems import InputError, Problem
-from ...render.images import ImageProblem, portrait_data_url
+from ...render.images import ImageProblem, picture_data_url
 from ...render.names import slug
 from ...statblocks import Computed
 from ..base import Document, page_context
 from .contents import contents_columns
 from .imposition import LAYOUTS, booklet_layout, impose_saddle, saddle_sheet
 from .inserts import INSERTS, statblock_view
-from .markdown import check_inline, mark_inserts, markdown, parse_chapter, picture_size
+from .markdown import (
+    check_inline,
+    mark_inserts,
+    markdown,
+    open_booklet_picture,
+    parse_chapter,
+)
 from .source import BOOKLET_FILE, Booklet, BookletContext, BookletDef, booklet_file, load_booklet
 
 KIND = "booklets"
@@ -82,12 +88,11 @@ def _cover_view(booklet: Booklet, ctx: BookletContext) -> dict[str, Any]:
         layout = ctx.layout
         box_w, box_h = layout.text_mm, layout.text_height_mm * (0.52 if layout.small else 0.55)
         try:
-            w_px, h_px = picture_size(booklet.cover, d.cover or "cover")
+            picture = open_booklet_picture(booklet.cover, booklet.root, d.cover or "cover")
+            w_px, h_px = picture.size
             scale = min(box_w / w_px, box_h / h_px)
             frame = (w_px * scale, h_px * scale)
-            view["image"] = portrait_data_url(
-                booklet.cover, [booklet.root], frame, grey=ctx.options.ink_saver
-            )
+            view["image"] = picture_data_url(picture, frame, grey=ctx.options.ink_saver)
             view["image_width"] = f"{frame[0]:.1f}mm"
             view["image_alt"] = f"Cover picture of {d.title}"
         except ImageProblem as err:

@@ -8,7 +8,6 @@ Pillow and embedded, so the renderer never opens a user's file itself.
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,10 +17,10 @@ from urllib.parse import unquote, urlsplit
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
-from PIL import Image, UnidentifiedImageError
+from PIL import Image
 
 from ...render.confine import RefusedResource
-from ...render.images import ImageProblem, portrait_data_url
+from ...render.images import ImageProblem, UnreadablePicture, open_picture, picture_data_url
 from ...render.names import slug
 from ...render.templating import render_html
 from ...typesetting.units import MM_PER_INCH
@@ -117,11 +116,8 @@ def _image_url(src: str, chapter: ChapterFile, ctx: BookletContext) -> tuple[str
     path = chapter.path.parent / unquote(urlsplit(src).path)
     if path.suffix.lower() not in IMAGE_SUFFIXES:
         raise ImageProblem(f"{src}: pictures must be PNG, JPEG or WebP files")
-    try:
-        real = campaign_file(path, ctx.booklet.root, src)
-    except RefusedResource as err:
-        raise ImageProblem(str(err)) from None
-    width_px, height_px = picture_size(real, src)
+    picture = open_booklet_picture(path, ctx.booklet.root, src)
+    width_px, height_px = picture.size
     layout = ctx.layout
     natural = width_px / IMAGE_DPI * MM_PER_INCH
     width = min(layout.text_mm, natural)
@@ -129,21 +125,21 @@ def _image_url(src: str, chapter: ChapterFile, ctx: BookletContext) -> tuple[str
     tallest = layout.text_height_mm * 0.7  # leave room for a caption and a line or two
     if height > tallest:
         width, height = width * tallest / height, tallest
-    url = portrait_data_url(real, [ctx.booklet.root], (width, height), grey=ctx.options.ink_saver)
+    url = picture_data_url(picture, (width, height), grey=ctx.options.ink_saver)
     return url, width
 
 
-def picture_size(path: Path, name: str) -> tuple[int, int]:
-    """Width and height from the file's header (nothing decoded yet); the full checks and
-    the decoding happen in ``portrait_data_url``."""
+def open_booklet_picture(path: Path, root: Path, name: str) -> Image.Image:
+    """A booklet picture or cover through the picture gate (``render/images.py``): inside
+    the campaign folder, a whole PNG, JPEG or WebP within the pixel cap, decoded once.
+    Raises ImageProblem naming it as its author wrote it."""
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(path) as probe:
-                return probe.size
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise ImageProblem(f"{name} declares too many pixels (a decompression bomb?)") from None
-    except (UnidentifiedImageError, OSError):
+        real = campaign_file(path, root, name)
+    except RefusedResource as err:
+        raise ImageProblem(str(err)) from None
+    try:
+        return open_picture(real, [root], name, kind="pictures")
+    except UnreadablePicture:
         raise ImageProblem(f"{name} is not a picture Pillow can read") from None
 
 
