@@ -113,7 +113,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("definitions and typesetting", ("definitions", "typesetting")),
     ("the campaign computed", ("statblocks", "content", "encounters", "npcs")),
     ("render", ("render",)),
-    ("documents", ("documents",)),
+    ("documents", ("documents", "export")),
     ("build", ("build", "resilience")),
     ("api", ("api",)),
     ("cli", ("cli", "__main__")),
