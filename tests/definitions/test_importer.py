@@ -885,3 +885,106 @@ def test_the_fixture_is_in_our_own_words() -> None:
     ours = _words(FEED.read_text(encoding="utf-8"))
     runs = {tuple(ours[i : i + 6]) for i in range(len(ours) - 5)}
     assert sorted(" ".join(r) for r in runs & theirs if not any(w.isdigit() for w in r)) == []
+
+
+# --------------------------------------------------------------------------------------------
+# The corpus: blocks as people type them
+#
+# ``fixtures/importer/`` holds blocks we wrote in the books' format, each with one variation
+# people make (a dash for the colon, a header without stamina, a remark in parentheses, a
+# no-break space pasted from a web page...). Beside each ``NN-case.txt`` is the YAML it must
+# give (``NN-case.yaml``) and, where a line cannot go into the YAML, the notes it must print
+# (``NN-case.notes``, one per line).
+
+CORPUS = Path(__file__).resolve().parent / "fixtures" / "importer"
+CORPUS_CASES = sorted(CORPUS.glob("*.txt"))
+
+
+def _expected_yaml(case: Path) -> Any:
+    return _load(case.with_suffix(".yaml").read_text(encoding="utf-8")) or {}
+
+
+@pytest.mark.parametrize("case", CORPUS_CASES, ids=[case.stem for case in CORPUS_CASES])
+def test_the_corpus_reads_every_block(case: Path) -> None:
+    result = read_stat_blocks(case.read_text(encoding="utf-8"), case.name)
+    expected = _expected_yaml(case)
+    # As JSON text, so the order of sections, keys and abilities is checked too.
+    assert json.dumps(result.definitions) == json.dumps(expected)
+    notes = case.with_suffix(".notes")
+    wanted = notes.read_text(encoding="utf-8").splitlines() if notes.exists() else []
+    assert [str(p) for p in result.problems] == wanted
+    assert _load(dump_definitions(result.definitions)) == result.definitions
+
+
+def test_the_corpus_has_at_least_forty_blocks_and_all_of_them_load(tmp_path: Path) -> None:
+    blocks = 0
+    for case in CORPUS_CASES:
+        data = _expected_yaml(case)
+        blocks += sum(len(items) for items in data.values())
+        blocks += sum(len(c.get("minions", [])) for c in data.get("characters", []))
+        (tmp_path / case.with_suffix(".yaml").name).write_text(
+            case.with_suffix(".yaml").read_text(encoding="utf-8"), encoding="utf-8"
+        )
+    assert len(CORPUS_CASES) >= 40 and blocks >= 40
+    campaign = load_campaign([tmp_path])
+    assert not campaign.warnings
+    assert len(campaign.characters) + len(campaign.vehicles) + len(campaign.communities) >= 40
+
+
+def test_the_issue_s_variations_read_like_the_plain_block() -> None:
+    """The five shapes the issue found missed, each read as the same plain block."""
+    plain = (
+        "Nia Cole (12 agility, 10 intelligence, 11 strength, 1 stamina): a scout\n2 stealth: soft"
+    )
+    variants = [
+        "Nia Cole ( 12 agility, 10 intelligence, 11 strength, 1 stamina ): a scout\n2 stealth: soft",
+        "Nia Cole (12 agility, 10 intelligence, 11 strength, 1 stamina) \u2013 a scout\n"
+        "2 stealth \u2013 soft",
+        "Nia Cole (12 agility, 10 intelligence, 11 strength, 1 stamina) \u2014 a scout\n"
+        "2 stealth\u2014soft",
+        "Nia Cole (12 agility, 10 intelligence, 11 strength, 1 stamina) - a scout\n"
+        "2 stealth - soft",
+        "Nia\u00a0Cole (12 agility, 10 intelligence, 11 strength, 1 stamina): a scout\n"
+        "2 stealth: soft",
+    ]
+    expected = parse_stat_blocks(plain)
+    for text in variants:
+        assert parse_stat_blocks(text) == expected, text
+    (no_stamina,) = parse_stat_blocks(
+        "Nia Cole (12 agility, 10 intelligence, 11 strength): a scout\n2 stealth: soft"
+    )["characters"]
+    assert no_stamina["printed"] == {"agility": 12, "intelligence": 10, "strength": 11}
+
+
+def test_unknown_abilities_and_level_zero_are_notes_not_yaml() -> None:
+    text = "Ash Penn (12 defense, 1 stamina): a lookout\n2 sneaking\n0 toughness\n2 detection\n"
+    result = read_stat_blocks(text, "npcs.txt")
+    assert result.definitions["characters"][0]["abilities"] == {"detection": 2}
+    assert [str(p) for p in result.problems] == [
+        "npcs.txt:2: note: entry \"Ash Penn\": skipped '2 sneaking': 'sneaking' is not an"
+        " ability a character can have",
+        "npcs.txt:3: note: entry \"Ash Penn\": skipped '0 toughness': level 0 means no"
+        " toughness at all, so there is nothing to write",
+    ]
+
+
+def test_a_bare_hyphen_before_a_number_is_not_a_bullet() -> None:
+    text = "Ash Penn (12 defense, 1 stamina): a lookout\n-2 toughness\n2 detection\n"
+    result = read_stat_blocks(text)
+    # "-2 toughness" is not a level of 2: the block ends there and the line is reported.
+    assert result.definitions == {}
+    assert [p.line for p in result.problems] == [1, 2, 3]
+
+
+@needs_seeds
+def test_the_corpus_is_in_our_own_words() -> None:
+    theirs: set[tuple[str, ...]] = set()
+    for seed in SEEDS.glob("*.txt"):
+        words = _words(seed.read_text(encoding="utf-8"))
+        theirs.update(tuple(words[i : i + 6]) for i in range(len(words) - 5))
+    shared: list[str] = []
+    for case in CORPUS_CASES:
+        ours = _words(case.read_text(encoding="utf-8"))
+        runs = {tuple(ours[i : i + 6]) for i in range(len(ours) - 5)}
+        shared += [" ".join(r) for r in runs & theirs if not any(w.isdigit() for w in r)]
+    assert sorted(shared) == []

@@ -9,10 +9,17 @@ Formats recognised
 ------------------
 * Current character header: ``Name (13 agility, 10 intelligence, 12 strength, 1 stamina): text``
 * Old single-defense header: ``Name (13 defense, 1 stamina): text``
-* Ability lines under a header: ``3 stealth: note`` or a bare ``3 toughness``. Wiki list
-  markers (``*``, ``:``, ``#``) and indentation in front of a line are ignored.
+* Ability lines under a header: ``3 stealth: note`` or a bare ``3 toughness``. Wiki and
+  Markdown list markers (``*``, ``:``, ``#``, ``-``, ``>``...) and indentation in front of a
+  line are ignored.
 * Vehicle lines: ``3 spaceflight (5 with Chokestar as pilot): note``; the role may be pilot,
   driver, navigator, operator (all the vehicle's operator) or gunner.
+
+What people type besides: a dash or a full-width colon for the colon, spaces inside the
+parentheses, stats joined by ``;`` or "and" in any order, a header without stamina,
+parentheses in a name, a remark in parentheses after an ability (kept at the head of its
+note), emphasis around a name or ability, no-break and zero-width spaces (read as a space,
+or dropped). ``tests/definitions/fixtures/importer/`` holds a block for each.
 * Communities (a wiki definition list): a name line (``;Name`` or plain ``Name``) followed by
   ``:15 economy: note``, ``:5 environment: note`` and ``:10 equity: note``.
 
@@ -23,8 +30,12 @@ Decisions where the text is ambiguous
 * A header followed by no ability line is skipped and reported (it is not a usable
   definition, and is most likely a sentence that merely looks like a header).
 * A community line run with no plausible name line before it is skipped and reported.
-* If an ability appears twice in one block, the first line wins.
-* If a vehicle names two different people for the same crew role, the first one wins.
+* An ability line that cannot go into a definition is left out and reported: an ability the
+  block's kind does not have, level 0 (but for a community's defense), a level past the
+  schema's maximum, an ability given a second time (the first line wins).
+* If a vehicle names two different people for the same crew role, the first one wins and
+  the other's crewed level is left out, with a note.
+* An unknown crew role, "(5 with X as passenger)", stays in the note, with a note.
 * Names are unique across every kind of definition: the second "Chokestar" becomes
   "Chokestar 2", a third "Chokestar 3".
 * A vehicle with no movement ability gets no ``movement`` key.

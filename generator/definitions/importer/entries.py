@@ -3,11 +3,20 @@ with their crews, communities; names made unique within a revision."""
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ...rules.abilities import CHARACTER_ABILITIES, OLDER_NAMES, VEHICLE_ABILITIES, VEHICLE_MOVEMENT
+from ...problems import quoted
+from ...rules.abilities import (
+    CHARACTER_ABILITIES,
+    OLDER_NAMES,
+    VEHICLE_ABILITIES,
+    VEHICLE_MOVEMENT,
+    display,
+)
+from ..models import MAX_LEVEL
 from .pieces import (
     COMMUNITY_DEFENSES,
     Definition,
@@ -18,6 +27,21 @@ from .pieces import (
     _Skipped,
 )
 from .scan import _scan
+
+# What a block of each kind may list; anything else is reported and left out of the YAML,
+# since a definition with an unknown ability does not load.
+_KNOWN: Final[dict[str, frozenset[str]]] = {
+    "characters": frozenset((*CHARACTER_ABILITIES, *OLDER_NAMES)),
+    "vehicles": frozenset(VEHICLE_ABILITIES),
+    "communities": frozenset(COMMUNITY_DEFENSES),
+}
+_KIND: Final[dict[str, str]] = {
+    "characters": "a character",
+    "vehicles": "a vehicle",
+    "communities": "a community",
+}
+# Close enough to be a typo ("stelth"); "sneaking" is not offered "stalking".
+_TYPO_CUTOFF: Final[float] = 0.8
 
 # Abilities only a vehicle can have; one of them (or a crew annotation) marks a vehicle block.
 # Stalking, toughness, quickness, flying and swimming are shared with characters (the old
@@ -98,11 +122,30 @@ def _read_revision(lines: list[_Line], skipped: list[_Skipped]) -> list[_Entry]:
     for block in _scan(lines, skipped):
         if not block.lines:
             continue  # reported by _scan
+        section = (
+            "communities"
+            if block.is_community
+            else "vehicles"
+            if _is_vehicle(block)
+            else "characters"
+        )
+        block.lines = _usable(block, section, skipped)
+        if not block.lines:
+            skipped.append(
+                _Skipped(
+                    block.line,
+                    "header",
+                    f"skipped the block {quoted(block.name)}: none of its ability lines could"
+                    " be read",
+                    entry=block.name,
+                )
+            )
+            continue
         if block.is_community:
             entries.append(_Entry("communities", _community(block, names), block.line))
             leader = None
-        elif _is_vehicle(block):
-            entries.append(_Entry("vehicles", _vehicle(block, names), block.line))
+        elif section == "vehicles":
+            entries.append(_Entry("vehicles", _vehicle(block, names, skipped), block.line))
             leader = None
         else:
             leader, character = _add_character(block, names, leader)
@@ -111,17 +154,61 @@ def _read_revision(lines: list[_Line], skipped: list[_Skipped]) -> list[_Entry]:
     return entries
 
 
+def _usable(block: _RawBlock, section: str, skipped: list[_Skipped]) -> list[_AbilityLine]:
+    """The ability lines that can go into the YAML; each of the others is reported."""
+    kept: dict[str, _AbilityLine] = {}
+    for line in block.lines:
+        why = _refusal(line, section, kept)
+        if why is not None:
+            skipped.append(
+                _Skipped(
+                    line.line,
+                    "ability line",
+                    f"skipped {quoted(line.text, 60)}: {why}",
+                    entry=block.name,
+                )
+            )
+            continue
+        kept[line.ability] = line
+        if line.unknown_role is not None:
+            skipped.append(
+                _Skipped(
+                    line.line,
+                    "crew role",
+                    f"read {quoted(line.text, 60)} without its crew: {quoted(line.unknown_role)}"
+                    " is not a crew role (pilot, driver, navigator, operator or gunner), so the"
+                    " parenthesis stays in the note",
+                    entry=block.name,
+                )
+            )
+    return list(kept.values())
+
+
+def _refusal(line: _AbilityLine, section: str, kept: dict[str, _AbilityLine]) -> str | None:
+    """Why ``line`` cannot go into a definition of ``section``, or None when it can."""
+    name = display(line.ability)
+    if line.ability not in _KNOWN[section]:
+        guess = difflib.get_close_matches(
+            line.ability, sorted(_KNOWN[section]), n=1, cutoff=_TYPO_CUTOFF
+        )
+        hint = f" (did you mean {display(guess[0])}?)" if guess else ""
+        return f"{quoted(name)} is not an ability {_KIND[section]} can have{hint}"
+    if line.level == 0 and section != "communities":
+        return f"level 0 means no {name} at all, so there is nothing to write"
+    if line.level > MAX_LEVEL:
+        return f"level {line.level} is past {MAX_LEVEL}, the highest a definition takes"
+    if line.ability in kept:
+        return f"{name} is already given on line {kept[line.ability].line}; the first is kept"
+    return None
+
+
 # --------------------------------------------------------------------------------------------
 # Building definitions
 
 
 def _abilities(lines: list[_AbilityLine]) -> dict[str, Any]:
     """Ability levels in text order: a bare level, or level and note when there is a note."""
-    abilities: dict[str, Any] = {}
-    for line in lines:
-        if line.ability not in abilities:
-            abilities[line.ability] = _level_value(line)
-    return abilities
+    return {line.ability: _level_value(line) for line in lines}
 
 
 def _level_value(line: _AbilityLine) -> int | dict[str, Any]:
@@ -194,13 +281,13 @@ def _name_pattern(name: str) -> str:
     return rf"\b(?:{alternatives})\b"
 
 
-def _vehicle(block: _RawBlock, names: _Names) -> Definition:
+def _vehicle(block: _RawBlock, names: _Names, skipped: list[_Skipped]) -> Definition:
     definition = _with_description(names.claim(block.name), block.description)
     movement = _movement(block.lines)
     if movement is not None:
         definition["movement"] = movement
     definition["abilities"] = _abilities(block.lines)
-    crew, crewed = _crew(block.lines, names)
+    crew, crewed = _crew(block, names, skipped)
     if crew:
         definition["crew"] = crew
     printed: dict[str, Any] = dict(block.printed)
@@ -218,14 +305,31 @@ def _movement(lines: list[_AbilityLine]) -> str | None:
     return chosen[0].ability if chosen else None
 
 
-def _crew(lines: list[_AbilityLine], names: _Names) -> tuple[dict[str, str], dict[str, int]]:
-    """Crew by role (resolved to unique names) and the crewed levels printed in parentheses."""
+def _crew(
+    block: _RawBlock, names: _Names, skipped: list[_Skipped]
+) -> tuple[dict[str, str], dict[str, int]]:
+    """Crew by role (resolved to unique names) and the crewed levels printed in parentheses.
+    A second person named for a role already taken is reported; the first one stays."""
     crew: dict[str, str] = {}
     crewed: dict[str, int] = {}
-    for line in lines:
+    for line in block.lines:
         if line.crew_role is None or line.crew_name is None or line.crewed_level is None:
             continue
-        crew.setdefault(line.crew_role, names.resolve(line.crew_name))
+        member = names.resolve(line.crew_name)
+        taken = crew.setdefault(line.crew_role, member)
+        if taken != member:
+            # The printed level counts the other person: compared with ours it would mislead.
+            skipped.append(
+                _Skipped(
+                    line.line,
+                    "crew role",
+                    f"{quoted(line.crew_name)} is named as {line.crew_title} though the vehicle"
+                    f" already has {quoted(taken)} there; {quoted(taken)} is kept and"
+                    f" {line.crewed_level} (the level with {quoted(line.crew_name)}) left out",
+                    entry=block.name,
+                )
+            )
+            continue
         crewed.setdefault(line.ability, line.crewed_level)
     # Schema order: operator before gunner, whatever order the lines came in.
     roles: tuple[str, ...] = ("operator", "gunner")

@@ -35,6 +35,10 @@ class _AbilityLine:
     crewed_level: int | None = None
     crew_name: str | None = None
     crew_role: str | None = None
+    crew_title: str | None = None  # the role as written: "pilot" for the operator
+    unknown_role: str | None = None  # "(5 with X as passenger)": kept in the note, reported
+    line: int = 0  # of the file
+    text: str = ""  # the line as written, for the report when it is left out
 
 
 @dataclass
