@@ -130,7 +130,6 @@ def encounter_command(
 
 
 export_app.command("encounter")(encounter_command)
-export_app.command("encounters", hidden=True)(encounter_command)
 
 
 @export_app.command("tokens")

@@ -95,6 +95,8 @@ def decode_picture(source: Path | IO[bytes], shown: str, kind: str = "portraits"
         ) from None
     except DECODER_ERRORS as err:
         raise ImageProblem(f"{shown} is damaged or truncated ({err})") from None
+    except MemoryError:  # in a render worker, at its memory limit (many large pictures)
+        raise ImageProblem(f"{shown} needed more memory than a render may use") from None
     except Exception as err:  # a decoder bug we have not met: still one line, never a traceback
         raise ImageProblem(f"{shown} could not be decoded ({type(err).__name__})") from None
 
