@@ -55,7 +55,7 @@ from .problems import Findings, InputError, Problem, UsageError, safe_text
 from .render.files import STOP_SIGNALS, CannotRead, CannotWrite, write_file
 from .resilience import SEED_RANGE, Draw
 from .rules.abilities import closest
-from .rules.community import DEFENSES
+from .rules.community import DEFENSES, LOG_FIELDS
 from .statblocks import Computed, compute_campaign
 
 if TYPE_CHECKING:
@@ -255,8 +255,14 @@ class Opened:
     def blocking(self) -> list[Problem]:
         """Errors that make printed numbers misleading (an unknown crew member, too many
         minions). A printed value that differs from ours is `check`'s business, not a
-        reason to refuse stat blocks or sheets."""
-        return [p for p in self.computed.errors if "printed" not in (p.field or "").split(".")]
+        reason to refuse stat blocks or sheets; so is a community's log that breaks the
+        project rules, which its sheet prints flagged for the table to mend."""
+        return [
+            p
+            for p in self.computed.errors
+            if "printed" not in (p.field or "").split(".")
+            and (p.field or "").split(".")[0] not in LOG_FIELDS
+        ]
 
 
 def open_campaign(
@@ -279,6 +285,11 @@ class CheckReport(Findings):
     problems: list[Problem]
     entries: int
     rules: str
+    # Printed values compared with the rules, and those the ruleset does not compute.
+    printed_compared: int = 0
+    printed_not_compared: int = 0
+    # "Only 6 of 24 printed values compared: ..." when some were not, else "".
+    printed_summary: str = ""
 
 
 def check(opened: Opened) -> CheckReport:
@@ -301,7 +312,15 @@ def check(opened: Opened) -> CheckReport:
         problems += encounter_problems(campaign)
     problems += booklet_problems(campaign, computed)
     problems += asset_problems(campaign)
-    return CheckReport(problems, len(computed.blocks), computed.rules.name)
+    tally = computed.printed
+    return CheckReport(
+        problems,
+        len(computed.blocks),
+        computed.rules.name,
+        tally.compared,
+        tally.uncompared,
+        tally.summary(),
+    )
 
 
 def stats_text(opened: Opened, explain: bool = False) -> str:

@@ -7,7 +7,7 @@ values are compared with what the chosen ruleset computes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +16,7 @@ from .definitions.models import CharacterDef, CommunityDef, MinionDef, VehicleDe
 from .definitions.validation import Source
 from .problems import Findings, Problem, Severity
 from .rules import (
+    RULESETS,
     AbilityLine,
     Budget,
     CharacterStats,
@@ -29,8 +30,9 @@ from .rules import (
     get_ruleset,
 )
 from .rules.abilities import OLDER_NAMES, closest
+from .rules.community import review_log
 from .rules.minions import MinionGroup, minion_problems
-from .rules.printed import PRINTABLE
+from .rules.printed import PRINTABLE, PrintedTally, in_vocabulary, known_misprint
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,8 @@ class Computed(Findings):
     blocks: list[Block] = field(default_factory=list)
     groups: list[InitiativeGroup] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    # How many printed values were compared, and which ruleset fits them best.
+    printed: PrintedTally = field(default_factory=lambda: PrintedTally(""))
 
     def of_kind(self, kind: str) -> list[Block]:
         return [b for b in self.blocks if b.kind == kind]
@@ -101,6 +105,18 @@ def _problem(
     )
 
 
+def _under_every_ruleset(
+    name: str, lines: tuple[AbilityLine, ...], printed: Mapping[str, Any], rules: Ruleset
+) -> dict[str, CharacterStats]:
+    """A character's stats under every other ruleset, for the hints on printed values
+    (only when the entry has some: nothing else needs them)."""
+    if not printed:
+        return {}
+    return {
+        other.name: compute_character(name, lines, other, check_budget=False)
+        for other in RULESETS.values()
+        if other.name != rules.name
+    }
 
 
 def _compare_printed(
@@ -110,10 +126,18 @@ def _compare_printed(
     source: Source,
     entry: str,
     prefix: tuple[str | int, ...] = (),
+    *,
+    others: Mapping[str, CharacterStats] | None = None,
+    tally: PrintedTally | None = None,
 ) -> list[Problem]:
-    """Book values against ours: a mismatch is an error, a value we don't compute a note."""
+    """Book values against ours: a mismatch is an error (a known misprint of the books a
+    note), a value we don't compute a note. ``others`` are the same character's stats under
+    the other rulesets: a mismatch says which of them gives the printed value."""
     problems: list[Problem] = []
     known = PRINTABLE[type(stats)]
+    others = others or {}
+    if tally is not None and isinstance(stats, CharacterStats):
+        tally.count(printed, {rules.name: stats, **others})
     for key, expected in printed.items():
         where = (*prefix, "printed", key)
         if key not in known:
@@ -137,6 +161,8 @@ def _compare_printed(
             crewed = stats.crewed_abilities
             for ability, value in expected.items():
                 got = crewed.get(ability)
+                if tally is not None:
+                    tally.compared += 1
                 if got != value:
                     problems.append(
                         _problem(
@@ -148,6 +174,17 @@ def _compare_printed(
                     )
             continue
         got = stats.value(key)
+        if tally is not None:
+            if got is None:
+                tally.uncompared += 1
+                tally.not_computed.add(key)
+            else:
+                tally.compared += 1
+        misprint = (
+            known_misprint(stats.name, key, expected, got)
+            if isinstance(expected, int) and isinstance(got, int)
+            else None
+        )
         if got is None:
             problems.append(
                 _problem(
@@ -159,12 +196,30 @@ def _compare_printed(
                     "note",
                 )
             )
-        elif got != expected:
-            why = stats.explain.get(key, "") if hasattr(stats, "explain") else ""
+        elif misprint is not None:
+            why = in_vocabulary(stats.explain.get(key, ""), rules.name)
             problems.append(
                 _problem(
                     f"the book prints {expected}, the {rules.name} rules give {got}"
-                    + (f" ({why})" if why else ""),
+                    + (f" ({why})" if why else "")
+                    + f": a known misprint in the published example; no revision of the rules"
+                    f" gives {expected}, so this is not an error",
+                    source,
+                    entry,
+                    where,
+                    "note",
+                )
+            )
+        elif got != expected:
+            why = stats.explain.get(key, "") if hasattr(stats, "explain") else ""
+            if isinstance(stats, CharacterStats):
+                why = in_vocabulary(why, rules.name)
+            fits = [name for name, other in others.items() if other.value(key) == expected]
+            problems.append(
+                _problem(
+                    f"the book prints {expected}, the {rules.name} rules give {got}"
+                    + (f" ({why})" if why else "")
+                    + "".join(f"; the {name} rules give {expected}" for name in fits),
                     source,
                     entry,
                     where,
@@ -176,16 +231,29 @@ def _compare_printed(
 def _character(located: Located, rules: Ruleset, budget: Budget, out: Computed) -> None:
     definition: CharacterDef = located.definition
     source = located.source
+    lines = ability_lines(definition.abilities)
     stats = compute_character(
-        definition.name,
-        ability_lines(definition.abilities),
-        rules,
-        budget,
-        beyond_budget=definition.beyond_budget,
+        definition.name, lines, rules, budget, beyond_budget=definition.beyond_budget
     )
     for warning in stats.warnings:
-        out.problems.append(_problem(warning, source, definition.name, ("abilities",), "warning"))
-    out.problems += _compare_printed(definition.printed, stats, rules, source, definition.name)
+        out.problems.append(
+            _problem(
+                in_vocabulary(warning, rules.name),
+                source,
+                definition.name,
+                ("abilities",),
+                "warning",
+            )
+        )
+    out.problems += _compare_printed(
+        definition.printed,
+        stats,
+        rules,
+        source,
+        definition.name,
+        others=_under_every_ruleset(definition.name, lines, definition.printed, rules),
+        tally=out.printed,
+    )
     out.blocks.append(
         Block(
             "character",
@@ -214,9 +282,8 @@ def _character(located: Located, rules: Ruleset, budget: Budget, out: Computed) 
 
 def _minion(minion: MinionDef, index: int, leader: Located, rules: Ruleset, out: Computed) -> None:
     source = leader.source
-    stats = compute_character(
-        minion.name, ability_lines(minion.abilities), rules, check_budget=False
-    )
+    lines = ability_lines(minion.abilities)
+    stats = compute_character(minion.name, lines, rules, check_budget=False)
     warnings: tuple[str, ...] = ()
     if not any(a.name == "toughness" for a in stats.abilities):
         warnings = ("has no toughness, so it cannot act in encounters",)
@@ -224,7 +291,14 @@ def _minion(minion: MinionDef, index: int, leader: Located, rules: Ruleset, out:
             _problem(warnings[0], source, leader.name, ("minions", index, "abilities"), "warning")
         )
     out.problems += _compare_printed(
-        minion.printed, stats, rules, source, leader.name, ("minions", index)
+        minion.printed,
+        stats,
+        rules,
+        source,
+        leader.name,
+        ("minions", index),
+        others=_under_every_ruleset(minion.name, lines, minion.printed, rules),
+        tally=out.printed,
     )
     out.blocks.append(
         Block(
@@ -281,7 +355,7 @@ def _vehicle(located: Located, campaign: Campaign, rules: Ruleset, out: Computed
             _problem(warning, located.source, definition.name, ("crew",), "warning")
         )
     out.problems += _compare_printed(
-        definition.printed, stats, rules, located.source, definition.name
+        definition.printed, stats, rules, located.source, definition.name, tally=out.printed
     )
     out.blocks.append(
         Block(
@@ -304,8 +378,14 @@ def _community(located: Located, rules: Ruleset, out: Computed) -> None:
     stats = compute_community(definition.name, defenses, notes)
     for warning in stats.warnings:
         out.problems.append(_problem(warning, located.source, definition.name, (), "warning"))
+    # The logged years, read as the community sheet reads them (one review for both).
+    review = review_log(defenses, definition.players, definition.projects, definition.history)
+    for found in review.findings:
+        out.problems.append(
+            _problem(found.message, located.source, definition.name, found.where, found.severity)
+        )
     out.problems += _compare_printed(
-        definition.printed, stats, rules, located.source, definition.name
+        definition.printed, stats, rules, located.source, definition.name, tally=out.printed
     )
     out.blocks.append(
         Block(
@@ -354,7 +434,7 @@ def _initiative_groups(out: Computed) -> list[InitiativeGroup]:
 def compute_campaign(campaign: Campaign, rules_name: str | None = None) -> Computed:
     rules = get_ruleset(rules_name or campaign.settings.rules)
     budget = Budget(campaign.settings.cp, campaign.settings.max_level)
-    out = Computed(rules=rules, budget=budget)
+    out = Computed(rules=rules, budget=budget, printed=PrintedTally(rules.name))
     _unique_names(campaign.characters, "character", out)
     _unique_names(campaign.vehicles, "vehicle", out)
     _unique_names(campaign.communities, "community", out)
@@ -364,6 +444,9 @@ def compute_campaign(campaign: Campaign, rules_name: str | None = None) -> Compu
         _vehicle(located, campaign, rules, out)
     for located in campaign.communities:
         _community(located, rules, out)
+    better = out.printed.better_fit_note()
+    if better is not None:
+        out.problems.append(Problem(better, severity="note"))
     out.groups = _initiative_groups(out)
     return out
 

@@ -82,6 +82,8 @@ def check(
         f"{report.entries} {'entry' if report.entries == 1 else 'entries'} checked with the"
         f" {report.rules} rules: "
         f"{plural(errors, 'error')}, {plural(warnings, 'warning')}."
+        # A ruleset that computes few of the printed values says how few it compared.
+        + (f" {report.printed_summary}" if report.printed_summary else "")
     )
     if errors or (strict and warnings):
         raise typer.Exit(1)

@@ -20,7 +20,9 @@ order within a year) from there; a ``history:`` row states the values at the end
 year, so any value it gives replaces the running one. The year runs in the rules' order:
 the event first, so a history row's ``damage`` (what the event took) comes off before the
 year's projects, whose sacrifices are checked against what is left; the GM's ``bonus`` comes
-after them. The community "now" is the result of all of that.
+after them. The community "now" is the result of all of that. The reading is the rules'
+(``rules.community.review_log``), shared with `check`: the worksheet flags exactly what
+`check` reports, and no defense is ever shown below 0.
 
 This module also builds the GM's year sheets that ``scratchpress resilience draw -o``
 writes (``year_sheets_context``): one page per drawn event, the event in full and boxes
@@ -33,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from ..definitions.campaign import Campaign
 from ..definitions.models import BuildOptions, CommunityDef, HistoryYear, ProjectLog, level_and_note
@@ -45,11 +47,15 @@ from ..rules.community import (
     CREATION_POINTS,
     DEFENSES,
     PROJECT_SIZES,
+    SUCCESS_AT,
+    LogFinding,
     ProjectPlan,
-    plan_project,
+    Result,
     project_difficulty,
+    review_log,
     yearly_attack,
 )
+from ..rules.community import project_result as project_result  # the booklets' worksheet
 from ..statblocks import Block, Computed
 from ..typesetting.paper import PAPER_MM
 from .base import Document, page_context
@@ -68,14 +74,15 @@ PAGE2_FIXED_MM = 46.0
 # page by counting such rows as more than one.
 LINE_MM = 3.6
 CHARS_PER_LINE = {"project": 28, "change": 19, "event": 34, "note": 68}
+# The flags under the worksheet (8 pt Lato across the page): a rough line length on the
+# narrower paper, and the space above them and under each.
+FLAG_CHARS_PER_LINE = 120
+FLAGS_TOP_MM, FLAG_GAP_MM = 1.0, 0.5
 HISTORY_ROWS_MIN = 8  # a campaign of eight years fits on the first print
 BLANK_ROWS_MIN = 4  # a full log still leaves room for the next projects
 TRACK_MAX = 20  # the defense tracks run 0-20: creation allows 15, the book's commune has 20
-SUCCESS_AT = 15  # the text's tentative victory: at least 15 in all three
 DIFFICULTY_GRID_DEVELOP = range(1, 6)
 DIFFICULTY_GRID_SACRIFICE = range(0, 6)
-
-Result = Literal["automatic", "success", "failed", ""]
 
 TITLES = {"economy": "Economy", "environment": "Environment", "equity": "Equity"}
 SHORT = {"economy": "Econ", "environment": "Env", "equity": "Eq"}  # narrow table columns
@@ -113,22 +120,13 @@ def founding_defenses(definition: CommunityDef) -> dict[str, int]:
     return {d: level_and_note(getattr(definition, d))[0] for d in DEFENSES}
 
 
-def project_result(plan: ProjectPlan, roll: int | None) -> Result:
-    """What the worksheet's result column says: blank until a roll is logged."""
-    if plan.automatic:
-        return "automatic"
-    if roll is None:
-        return ""
-    return "success" if roll >= plan.difficulty else "failed"
-
-
 @dataclass(frozen=True)
 class LedgerEntry:
     """One logged project, planned against the community as it stood at that moment."""
 
     index: int  # position in the community's ``projects:`` list
     log: ProjectLog
-    plan: ProjectPlan
+    plan: ProjectPlan  # its problems: every error `check` reports on this project
     result: Result
     before: dict[str, int]
     after: dict[str, int] | None  # None while the project is still unresolved
@@ -139,44 +137,20 @@ class Ledger:
     entries: list[LedgerEntry]
     now: dict[str, int]
     players_known: bool
-
-
-def _levels(changes: Mapping[Any, int]) -> dict[str, int]:
-    """A log's ``{defense: levels}`` (keys typed as the three names) as plain strings."""
-    return {str(name): n for name, n in changes.items()}
+    findings: tuple[LogFinding, ...] = ()  # what `check` says of the log, in play order
 
 
 def project_ledger(definition: CommunityDef) -> Ledger:
-    """Every logged project in order, with the defenses before and after it (see module)."""
-    players = definition.players
-    # Without a player count the size is unknown: plan as large, the most a project may be.
-    plan_players = players if players is not None else 1
-    state = founding_defenses(definition)
-    history: dict[int, HistoryYear] = {h.year: h for h in definition.history}
-    ordered = sorted(enumerate(definition.projects), key=lambda pair: pair[1].year)
-    years = sorted({log.year for _, log in ordered} | set(history))
-    entries: list[LedgerEntry] = []
-    for year in years:
-        recorded = history.get(year)
-        if recorded is not None:  # the event strikes before anyone starts a project
-            state = {d: max(0, state[d] - _levels(recorded.damage).get(d, 0)) for d in DEFENSES}
-        for index, log in ((i, p) for i, p in ordered if p.year == year):
-            plan = plan_project(plan_players, _levels(log.develop), _levels(log.sacrifice), state)
-            result = project_result(plan, log.roll)
-            before = dict(state)
-            after: dict[str, int] | None = None
-            if result:
-                change = plan.outcome(result != "failed")
-                state = {d: state[d] + change[d] for d in DEFENSES}
-                after = dict(state)
-            entries.append(LedgerEntry(index, log, plan, result, before, after))
-        if recorded is not None:
-            state = {d: state[d] + _levels(recorded.bonus).get(d, 0) for d in DEFENSES}
-            for d in DEFENSES:
-                value = getattr(recorded, d)
-                if value is not None:
-                    state[d] = value
-    return Ledger(entries, state, players is not None)
+    """Every logged project in order, with the defenses before and after it (see module).
+    The rules' review_log does the work, so the sheet says what `check` says."""
+    review = review_log(
+        founding_defenses(definition), definition.players, definition.projects, definition.history
+    )
+    entries = [
+        LedgerEntry(p.index, definition.projects[p.index], p.plan, p.result, p.before, p.after)
+        for p in review.projects
+    ]
+    return Ledger(entries, review.now, definition.players is not None, review.findings)
 
 
 def current_defenses(definition: CommunityDef) -> dict[str, int]:
@@ -354,11 +328,22 @@ def _rows_taken(texts: Mapping[str, str]) -> float:
     return max(ROW_MM, lines * LINE_MM + 1.0) / ROW_MM
 
 
+def _flags_mm(flags: Sequence[str]) -> float:
+    """Height of the flags under the worksheet: each wraps at FLAG_CHARS_PER_LINE."""
+    if not flags:
+        return 0.0
+    lines = sum(-(-len(flag) // FLAG_CHARS_PER_LINE) for flag in flags)
+    return FLAGS_TOP_MM + lines * LINE_MM + len(flags) * FLAG_GAP_MM
+
+
 def _row_budget(
-    options: BuildOptions, logged: list[dict[str, str]], history: list[dict[str, str]]
+    options: BuildOptions,
+    logged: list[dict[str, str]],
+    history: list[dict[str, str]],
+    flags: Sequence[str] = (),
 ) -> tuple[int, int]:
     """Blank worksheet and history rows that fill page 2 on this paper."""
-    height = _page_height(options) - PAGE2_FIXED_MM
+    height = _page_height(options) - PAGE2_FIXED_MM - _flags_mm(flags)
     pitch = ROW_MM + ROW_RULE_MM
     total = int(height // pitch)
     used_logged = sum(_rows_taken(t) for t in logged)
@@ -368,12 +353,28 @@ def _row_budget(
     return max(worksheet_blank, BLANK_ROWS_MIN), history_blank
 
 
+def flags(definition: CommunityDef, ledger: Ledger) -> list[str]:
+    """The worksheet's flags: one line for each thing `check` says of the log, in play
+    order, led by the year and the project or history row it is about."""
+    lines = []
+    for found in ledger.findings:
+        what, index = found.where[0], found.where[1]
+        if what == "projects" and isinstance(index, int):
+            log = definition.projects[index]
+            label = log.name or log.player or f"project {index + 1}"
+            lines.append(f"Year {found.year}, {label}: {found.message}")
+        else:
+            lines.append(f"Year {found.year}: {found.message}")
+    return lines
+
+
 def community_view(block: Block, options: BuildOptions) -> dict[str, Any]:
     definition: CommunityDef = block.definition
     ledger = project_ledger(definition)
     founding = founding_defenses(definition)
     year = latest_year(definition)
     changed = ledger.now != founding
+    flagged = flags(definition, ledger)
     blank_projects, blank_history = _row_budget(
         options,
         [
@@ -386,10 +387,10 @@ def community_view(block: Block, options: BuildOptions) -> dict[str, Any]:
             for e in ledger.entries
         ],
         [{"event": h.event, "note": h.note} for h in definition.history],
+        flagged,
     )
     players = definition.players
     size = PROJECT_SIZES.get(players) if players is not None else None
-    flagged = [e for e in ledger.entries if e.plan.problems]
     return {
         "name": block.name,
         "description": block.description,
@@ -409,11 +410,7 @@ def community_view(block: Block, options: BuildOptions) -> dict[str, Any]:
         "steps": [{"title": t, "text": x} for t, x in YEAR_STEPS],
         "worksheet": [_worksheet_row(e) for e in ledger.entries],
         "worksheet_blank": list(range(blank_projects)),
-        "flagged": [
-            f"Year {e.log.year}, {e.log.name or e.log.player or f'project {e.index + 1}'}: "
-            + "; ".join(e.plan.problems)
-            for e in flagged
-        ],
+        "flagged": flagged,
         "history": [_history_row(h) for h in sorted(definition.history, key=lambda h: h.year)],
         "history_blank": list(range(blank_history)),
         "defense_heads": [SHORT[d] for d in DEFENSES],

@@ -13,6 +13,7 @@ from ..rules import CharacterStats, CommunityStats, VehicleStats
 from ..rules.abilities import display
 from ..rules.community import DEFENSES, project_size
 from ..rules.health import HealthBands
+from ..rules.printed import ability_word, in_vocabulary
 from ..rules.vehicles import CrewMember
 from ..statblocks import Block, Computed, InitiativeGroup
 
@@ -38,14 +39,33 @@ def _with_note(line: str, note: str) -> str:
     return f"{line}: {note}" if note else line
 
 
-def block_lines(block: Block, explain: bool = False) -> list[str]:
+def _minion_cp(stats: CharacterStats, block: Block, computed: Computed | None) -> str:
+    """A minion's CP against what limits it: not the campaign's budget but its leader's
+    command, which all of the leader's minions share (RULES.md §7)."""
+    leader = computed.block("character", block.leader) if computed and block.leader else None
+    if computed is None or leader is None or not isinstance(leader.stats, CharacterStats):
+        return f"CP {stats.cp} each (a leader's minions share no more CP than its command)"
+    minions = computed.minions_of(leader.name)
+    spent = sum(m.count * m.stats.cp for m in minions if isinstance(m.stats, CharacterStats))
+    command = leader.stats.levels.get("command", 0)
+    return (
+        f"CP {stats.cp} each; {leader.name}'s minions spend {spent} CP of command {command}"
+        " (the total may not exceed the leader's command)"
+    )
+
+
+def block_lines(block: Block, explain: bool = False, computed: Computed | None = None) -> list[str]:
     stats = block.stats
     # The books print one block for a group of identical minions, without the count.
     title = block.name
     lines: list[str] = []
     if isinstance(stats, CharacterStats):
         lines.append(_with_note(f"{title} {character_header(stats)}", block.description))
-        lines += [_with_note(f"{a.level} {display(a.name)}", a.note) for a in stats.abilities]
+        # Each ruleset prints an ability under its own text's name ("stalking" in classic).
+        lines += [
+            _with_note(f"{a.level} {display(ability_word(a.name, stats.ruleset))}", a.note)
+            for a in stats.abilities
+        ]
     elif isinstance(stats, VehicleStats):
         header = f"{title} ({stats.defense} defense, {stats.stamina} stamina)"
         lines.append(_with_note(header, block.description))
@@ -56,17 +76,25 @@ def block_lines(block: Block, explain: bool = False) -> list[str]:
             _with_note(f"{value} {name}", stats.notes.get(name, ""))
             for name, value in stats.defenses.items()
         ]
-    if explain and not isinstance(stats, CommunityStats):
-        lines += [f"    {rule}" for rule in stats.explain.values()]
-        if isinstance(stats, CharacterStats):
+    if not explain:
+        return lines
+    # A character's rules in its ruleset's words; a vehicle's "stalking" is its own.
+    words = stats.ruleset if isinstance(stats, CharacterStats) else ""
+    if not isinstance(stats, CommunityStats):
+        lines += [f"    {in_vocabulary(rule, words)}" for rule in stats.explain.values()]
+        if isinstance(stats, CharacterStats) and block.kind == "minion":
+            lines.append(f"    {_minion_cp(stats, block, computed)}")
+        elif isinstance(stats, CharacterStats):
             lines.append(
                 f"    CP {stats.cp} of {stats.budget.cp} (max level {stats.budget.max_level})"
             )
+    # The same warnings `check` prints for this block, where the numbers are read.
+    lines += [f"    warning: {in_vocabulary(w, words)}" for w in block.warnings]
     return lines
 
 
 def render_text(computed: Computed, explain: bool = False) -> str:
-    chunks = ["\n".join(block_lines(block, explain)) for block in computed.blocks]
+    chunks = ["\n".join(block_lines(block, explain, computed)) for block in computed.blocks]
     if computed.groups:
         group_lines = ["Initiative groups:"]
         for group in computed.groups:

@@ -154,7 +154,13 @@ def _stat_boxes(stats: VehicleStats) -> list[dict[str, str]]:
         initiative_why = "no stalking"
     # "defense 14 = 10 + quickness 4 (crewed)" -> "= 10 + quickness 4": the rules' own why.
     formula = stats.explain.get("defense", "").partition(" = ")[2]
-    defense_why = "= " + formula.replace(" (crewed)", "")
+    defense_why = "= " + formula.partition(" (")[0]
+    # A vehicle that cannot move cannot evade either: the box repeats its defense.
+    evading_why = (
+        "cannot move: no bonus"
+        if stats.cannot_move
+        else f"defense + {display(stats.movement)} {moving_level}"
+    )
 
     def box(label: str, value: str, why: str, size: str) -> dict[str, str]:
         return {"label": label, "value": value, "why": why, "size": size}
@@ -162,12 +168,7 @@ def _stat_boxes(stats: VehicleStats) -> list[dict[str, str]]:
     return [
         box("Defense", str(stats.defense), defense_why, "big"),
         box("Without crew", str(stats.defense_uncrewed), "no one at the controls", "big"),
-        box(
-            "Evading",
-            str(stats.defense_evading),
-            f"defense + {display(stats.movement)} {moving_level}",
-            "big",
-        ),
+        box("Evading", str(stats.defense_evading), evading_why, "big"),
         box("Hit points", str(stats.hit_points), "= toughness", "small"),
         box("Stamina", str(stats.stamina), "injured at or below", "small"),
         box("Initiative", signed(stats.initiative_bonus), initiative_why, "small"),

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .derived import Levels, best_of, level
-from .rulesets import Ruleset
+from .rulesets import MOVEMENT, Ruleset
 
 
 @dataclass(frozen=True)
@@ -37,9 +37,6 @@ class Action:
 def _roll(levels: Levels, *abilities: str) -> tuple[str, int]:
     name, value = best_of(levels, abilities)
     return (f"{name} {value}", value) if name else ("", 0)
-
-
-MOVEMENT = ("acrobatics", "quickness", "flying", "swimming")
 
 
 def _rolled(
@@ -70,9 +67,11 @@ Builder = Callable[[Levels, Ruleset], Action | None]
 
 
 def basic_attack(levels: Levels, rules: Ruleset) -> Action:
-    """Adds fighting or wrestling; knockout only when neither is had."""
+    """Adds fighting or wrestling; knockout only when neither is had, and only where the
+    era's text allows it."""
     rolled = _roll(levels, "fighting", "wrestling")
-    if not rolled[0] and level(levels, "knockout"):
+    knockout_too = rules.actions.basic_attack_adds_knockout
+    if not rolled[0] and knockout_too and level(levels, "knockout"):
         rolled = _roll(levels, "knockout")
     return _rolled(
         "Basic attack",
@@ -122,13 +121,14 @@ def wrestling_hold(levels: Levels, rules: Ruleset) -> Action | None:
 
 
 def hold(levels: Levels, rules: Ruleset) -> Action:
+    era = rules.actions
+    effect = "target delayed to the end of its next turn"
+    if era.evade_until_held:
+        effect += " and loses its evade bonus"
+    if era.movement_on_terrain:
+        effect += " (or add a movement ability that suits the ground)"
     return _rolled(
-        "Hold",
-        _roll(levels, "wrestling", "detection"),
-        rules.target("strength"),
-        "target delayed to the end of its next turn and loses its evade bonus"
-        " (or add a movement ability that suits the ground)",
-        attack="force",
+        "Hold", _roll(levels, *era.hold_adds), rules.target("strength"), effect, attack="force"
     )
 
 
@@ -190,12 +190,19 @@ def throw_object(levels: Levels, rules: Ruleset) -> Action:
 
 
 def distract(levels: Levels, rules: Ruleset) -> Action:
+    """A movement ability that suits the ground, or a bare d20 in the older texts."""
+    era = rules.actions
+    effect = "target delayed to the end of its next turn"
+    rolled: tuple[str, int] = ("", 0)
+    if era.movement_on_terrain:
+        rolled = _roll(levels, *MOVEMENT)
+        effect += " (movement ability must suit the ground)"
     return _rolled(
         "Distract",
-        _roll(levels, *MOVEMENT),
+        rolled,
         rules.target("intelligence"),
-        "target delayed to the end of its next turn (movement ability must suit the ground)",
-        timing=rules.actions.psychic_timing,
+        effect,
+        timing=era.psychic_timing,
         attack="psychic",
     )
 
@@ -258,7 +265,7 @@ def evade(levels: Levels, rules: Ruleset) -> Action:
     """Evade's bonus: to agility and strength till the next turn or a hold (current), to
     agility alone in the older texts (I-17), to the one defense of the classic era."""
     era = rules.actions
-    _, movement = best_of(levels, MOVEMENT)
+    _, movement = best_of(levels, era.evade_adds)
     if not movement:
         return _no_roll("Evade", f"no movement ability: {era.evade_stays}")
     held = " or till you are held" if era.evade_until_held else ""

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
 
 DEFENSES = ("economy", "environment", "equity")
 CREATION_POINTS = 30
@@ -177,37 +178,59 @@ def project_difficulty(developed: int, sacrificed: int) -> int:
     return 7 + 2 * developed - 5 * sacrificed
 
 
-def plan_project(
-    players: int,
+def _plan_problems(
+    size: ProjectSize,
     develop: Mapping[str, int],
     sacrifice: Mapping[str, int],
-    current: Mapping[str, int] | None = None,
-) -> ProjectPlan:
-    size = project_size(players)
-    problems: list[str] = []
-    for name in (*develop, *sacrifice):
-        if name not in DEFENSES:
-            problems.append(f"{name!r} is not a defense; use economy, environment or equity")
+    current: Mapping[str, int] | None,
+) -> list[tuple[tuple[str, ...], str]]:
+    """Every rule the project breaks, each with the field of the log entry it is about."""
+    problems: list[tuple[tuple[str, ...], str]] = []
+    for part, changes in (("develop", develop), ("sacrifice", sacrifice)):
+        for name in changes:
+            if name not in DEFENSES:
+                problems.append(
+                    ((part, name), f"{name!r} is not a defense; use economy, environment or equity")
+                )
     developed, sacrificed = sum(develop.values()), sum(sacrifice.values())
     if developed < 1:
-        problems.append("a project must develop at least 1 level")
+        problems.append((("develop",), "a project must develop at least 1 level"))
     if developed > size.max_development:
         problems.append(
-            f"a {size.size} project develops at most {size.max_development} levels,"
-            f" this one develops {developed}"
+            (
+                ("develop",),
+                f"a {size.size} project develops at most {size.max_development} levels,"
+                f" this one develops {developed}",
+            )
         )
     for name in sorted(set(develop) & set(sacrifice)):
-        problems.append(f"cannot sacrifice {name}, the defense this project develops")
+        problems.append(
+            (("sacrifice", name), f"cannot sacrifice {name}, the defense this project develops")
+        )
     if sacrificed > developed:
-        problems.append(f"sacrifices {sacrificed} levels, more than the {developed} it develops")
+        problems.append(
+            (
+                ("sacrifice",),
+                f"sacrifices {sacrificed} levels, more than the {developed} it develops",
+            )
+        )
     if current is not None:
         for name, value in sacrifice.items():
             if value > current.get(name, 0):
                 problems.append(
-                    f"cannot sacrifice {value} {name}:"
-                    f" the community only has {current.get(name, 0)}"
+                    (
+                        ("sacrifice", name),
+                        f"cannot sacrifice {value} {name}:"
+                        f" the community only has {current.get(name, 0)}",
+                    )
                 )
-    difficulty = project_difficulty(developed, sacrificed)
+    return problems
+
+
+def _plan(
+    size: ProjectSize, develop: Mapping[str, int], sacrifice: Mapping[str, int], problems: list[str]
+) -> ProjectPlan:
+    difficulty = project_difficulty(sum(develop.values()), sum(sacrifice.values()))
     # A d20 never rolls below 1, so difficulty 1 or less always succeeds.
     return ProjectPlan(
         size=size,
@@ -217,3 +240,263 @@ def plan_project(
         automatic=difficulty <= 1,
         problems=tuple(problems),
     )
+
+
+def plan_project(
+    players: int,
+    develop: Mapping[str, int],
+    sacrifice: Mapping[str, int],
+    current: Mapping[str, int] | None = None,
+) -> ProjectPlan:
+    size = project_size(players)
+    found = _plan_problems(size, develop, sacrifice, current)
+    return _plan(size, develop, sacrifice, [message for _, message in found])
+
+
+# --------------------------------------------------------------- a community's logged years
+
+# The evaluation gives 2 levels to one defense or 1 to each of two (1 to one after a poor
+# year), so a logged bonus of more than 2 levels in all breaks the rule, however it is split.
+BONUS_MAX = 2
+LOG_FIELDS = ("projects", "history")  # a community's fields that review_log reads
+FALLEN_AT = 0  # the text's tentative failure: any of the three E's at 0
+SUCCESS_AT = 15  # its tentative success: at least this much in all three
+
+Result = Literal["automatic", "success", "failed", ""]
+# A broken rule is an error; the community's end (0, or 15/15/15) is news, a note.
+Severity = Literal["error", "note"]
+
+
+class LoggedProject(Protocol):
+    """A project as a community's ``projects:`` log gives it (definitions' ProjectLog)."""
+
+    @property
+    def year(self) -> int: ...
+    @property
+    def player(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def develop(self) -> Mapping[Any, int]: ...
+    @property
+    def sacrifice(self) -> Mapping[Any, int]: ...
+    @property
+    def roll(self) -> int | None: ...
+
+
+class LoggedYear(Protocol):
+    """A ``history:`` row (definitions' HistoryYear); its three E's are read by name."""
+
+    @property
+    def year(self) -> int: ...
+    @property
+    def damage(self) -> Mapping[Any, int]: ...
+    @property
+    def bonus(self) -> Mapping[Any, int]: ...
+
+
+@dataclass(frozen=True)
+class LogFinding:
+    """One thing the rules say about a community's log, and where in the community it is:
+    ``where`` is the field path under the entry (``("projects", 2, "sacrifice", "equity")``)."""
+
+    where: tuple[str | int, ...]
+    message: str
+    year: int
+    severity: Severity = "error"
+
+
+@dataclass(frozen=True)
+class ReviewedProject:
+    """One logged project, planned against the community as it stood at that moment. The
+    plan's ``problems`` are every error found on this project, the per-year ones included."""
+
+    index: int  # position in the community's ``projects:`` list
+    plan: ProjectPlan
+    result: Result
+    before: dict[str, int]
+    after: dict[str, int] | None  # None while the project is still unresolved
+    findings: tuple[LogFinding, ...]
+
+
+@dataclass(frozen=True)
+class LogReview:
+    """A community's whole log checked: the projects in the order played, every finding
+    (the projects' and the years') in that order, and the three E's at the end."""
+
+    projects: tuple[ReviewedProject, ...]
+    findings: tuple[LogFinding, ...]
+    now: dict[str, int]
+
+
+def project_result(plan: ProjectPlan, roll: int | None) -> Result:
+    """Blank until a roll is logged, unless the difficulty needs none."""
+    if plan.automatic:
+        return "automatic"
+    if roll is None:
+        return ""
+    return "success" if roll >= plan.difficulty else "failed"
+
+
+def _levels(changes: Mapping[Any, int]) -> dict[str, int]:
+    return {str(name): n for name, n in changes.items()}
+
+
+def _label(log: LoggedProject, index: int) -> str:
+    """How a message names a logged project: ``Ben's Quarry``, ``Quarry``, ``project 3``."""
+    if log.player and log.name:
+        return f"{log.player}'s {log.name}"
+    if log.name or log.player:
+        return log.name or f"{log.player}'s project"
+    return f"project {index + 1}"
+
+
+class _Review:
+    """The running state of one review; review_log is the only caller."""
+
+    def __init__(self, founding: Mapping[str, int]) -> None:
+        self.state = {d: founding[d] for d in DEFENSES}
+        self.findings: list[LogFinding] = []
+        self.fallen = False
+        self.won = False
+
+    def find(
+        self, where: tuple[str | int, ...], message: str, year: int, severity: Severity = "error"
+    ) -> LogFinding:
+        found = LogFinding(where, message, year, severity)
+        self.findings.append(found)
+        return found
+
+    def change(self, by: Mapping[str, int]) -> None:
+        # A defense has nothing below 0 to give: the worksheet never shows a negative E.
+        self.state = {d: max(FALLEN_AT, self.state[d] + by.get(d, 0)) for d in DEFENSES}
+
+    def ends(self, where: tuple[str | int, ...], year: int, when: str) -> list[LogFinding]:
+        """Notes for the first time the community falls to 0 or stands at 15/15/15."""
+        found = []
+        fallen = [d for d in DEFENSES if self.state[d] <= FALLEN_AT]
+        if fallen and not self.fallen:
+            self.fallen = True
+            found.append(
+                self.find(
+                    where,
+                    f"{' and '.join(fallen)} {'falls' if len(fallen) == 1 else 'fall'} to 0 in"
+                    f" year {year}, {when}: by the text's tentative end, a community at 0 in"
+                    " any of the three E's has failed and the game is over",
+                    year,
+                    "note",
+                )
+            )
+        if all(self.state[d] >= SUCCESS_AT for d in DEFENSES) and not self.won:
+            self.won = True
+            found.append(
+                self.find(
+                    where,
+                    f"the community stands at {SUCCESS_AT} or more in all three E's in year"
+                    f" {year}, {when}: by the text's tentative end, it has made it and the game"
+                    " is won",
+                    year,
+                    "note",
+                )
+            )
+        return found
+
+
+def review_log(
+    founding: Mapping[str, int],
+    players: int | None,
+    projects: Sequence[LoggedProject],
+    history: Sequence[LoggedYear],
+) -> LogReview:
+    """A community's logged years checked against the project and evaluation rules, and
+    played out from its founding values: the one reading the sheet and `check` share.
+
+    Each year runs in the rules' order: the event (a history row's ``damage``) strikes
+    before the year's projects, whose sacrifices are checked against what it left; the
+    GM's ``bonus`` follows them; a history row's own values state the year's end and
+    replace the running ones. Projects are played in year order, file order within a
+    year. Without ``players`` a project may be as large, and a player start as many a
+    year, as any group size allows (the one-player row).
+    """
+    size = project_size(players if players is not None else 1)
+    review = _Review(founding)
+    rows = {row.year: (j, row) for j, row in enumerate(history)}
+    ordered = sorted(enumerate(projects), key=lambda pair: pair[1].year)
+    reviewed: list[ReviewedProject] = []
+    for year in sorted({log.year for _, log in ordered} | set(rows)):
+        row = rows.get(year)
+        if row is not None and row[1].damage:
+            review.change({d: -n for d, n in _levels(row[1].damage).items()})
+            review.ends(("history", row[0], "damage"), year, "after the event")
+        started: dict[str, int] = {}
+        for index, log in ((i, p) for i, p in ordered if p.year == year):
+            reviewed.append(_review_project(review, size, players, index, log, started))
+        if row is not None:
+            j, logged = row
+            bonus = _levels(logged.bonus)
+            if sum(bonus.values()) > BONUS_MAX:
+                review.find(
+                    ("history", j, "bonus"),
+                    f"the GM's bonus is {sum(bonus.values())} levels; the evaluation gives at"
+                    f" most {BONUS_MAX} (2 to one defense or 1 to each of two, only 1 after a"
+                    " poor year)",
+                    year,
+                )
+            review.change(bonus)
+            for d in DEFENSES:
+                value = getattr(logged, d, None)
+                if isinstance(value, int):
+                    review.state[d] = value
+            review.ends(("history", j), year, "at the end of the year")
+    return LogReview(tuple(reviewed), tuple(review.findings), dict(review.state))
+
+
+def _review_project(
+    review: _Review,
+    size: ProjectSize,
+    players: int | None,
+    index: int,
+    log: LoggedProject,
+    started: dict[str, int],
+) -> ReviewedProject:
+    year, at = log.year, ("projects", index)
+    develop, sacrifice = _levels(log.develop), _levels(log.sacrifice)
+    found = [
+        review.find((*at, *field), message, year)
+        for field, message in _plan_problems(size, develop, sacrifice, review.state)
+    ]
+    who = log.player.strip().casefold()
+    if who:
+        started[who] = started.get(who, 0) + 1
+        each = size.projects_per_player
+        if started[who] == each + 1:
+            allowance = (
+                f"with {players} player{'s' if players != 1 else ''} each starts {each} a year"
+                if players is not None
+                else f"no player starts more than {each} a year"
+            )
+            found.append(
+                review.find(
+                    (*at, "player"),
+                    f"{log.player} starts a project too many in year {year}: {allowance}",
+                    year,
+                )
+            )
+        if players is not None and len(started) == players + 1 and started[who] == 1:
+            found.append(
+                review.find(
+                    (*at, "player"),
+                    f"{log.player} is player {players + 1} to start a project in year {year},"
+                    f" but players: is {players}",
+                    year,
+                )
+            )
+    plan = _plan(size, develop, sacrifice, [f.message for f in found])
+    result = project_result(plan, log.roll)
+    before = dict(review.state)
+    after: dict[str, int] | None = None
+    if result:
+        review.change(plan.outcome(result != "failed"))
+        after = dict(review.state)
+        found += review.ends(at, year, f"after {_label(log, index)}")
+    return ReviewedProject(index, plan, result, before, after, tuple(found))

@@ -128,15 +128,25 @@ CURRENT_ACTIONS = (
     "Engage",
     "Take cover",
 )
-# The older texts also let a fighter catch an evading target (I-19).
-OLDER_ACTIONS = (*CURRENT_ACTIONS, "Catch")
+# The older edit's list has no engage and no throw object, and lets a fighter catch an
+# evading target (I-19).
+OLDER_ACTIONS = (
+    *(name for name in CURRENT_ACTIONS if name not in {"Engage", "Throw object"}),
+    "Catch",
+)
+
+# The movement abilities, for evade, distract and hold; the older edit's evade names
+# acrobatics, quickness and flying only (RULES.md §3.2).
+MOVEMENT = ("acrobatics", "quickness", "flying", "swimming")
+OLDER_EVADE = ("acrobatics", "quickness", "flying")
 
 
 @dataclass(frozen=True)
 class ActionRules:
-    """How one era's text has the actions differ (RULES.md §5.2, §5.3, I-17, I-19): which
-    actions exist, what they do and the words they are printed in. rules/actions.py reads
-    only these fields, never the ruleset's name, so a new era is a new value here."""
+    """How one era's text has the actions differ (RULES.md §5.2, §5.3, I-17 to I-20): which
+    actions exist, what they roll, what they do and the words they are printed in.
+    rules/actions.py reads only these fields, never the ruleset's name, so a new era is a
+    new value here. docs/rules.md lists every row that differs, per ruleset."""
 
     names: tuple[str, ...]  # the actions the era has, in the order they are printed
     # Distract, surprise and intimidate: "unrepeatable" (once per encounter per target) or,
@@ -147,9 +157,18 @@ class ActionRules:
     intimidate_target: str  # what intimidate rolls against
     wrestling_hold_damages: bool  # older texts: the hold does no damage
     attacker_delays: bool  # older texts: knockout and injured shooters do not delay
+    # A character with no fighting or wrestling adds knockout to a basic attack (later
+    # revisions only).
+    basic_attack_adds_knockout: bool
+    hold_adds: tuple[str, ...]  # what a hold roll may add; the older text has no detection
+    # A movement ability that suits the ground may be added to distract and hold (later
+    # revisions); the older distract is a bare roll.
+    movement_on_terrain: bool
+    evade_adds: tuple[str, ...]  # the movement abilities evade may add
     evade_gains: str  # who gains evade's movement level
     evade_stays: str  # what evade says without a movement ability
-    evade_until_held: bool  # a hold ends the evade bonus early (current text only)
+    # A hold ends the evade bonus early (current text only; the older text has catch).
+    evade_until_held: bool
     escape_if: str  # what escape adds to "straight after a turn spent evading", or ""
     # Take cover's effect; {agility} stands for the defense an attack rolls against.
     take_cover: str
@@ -163,6 +182,10 @@ CURRENT_ACTION_RULES = ActionRules(
     intimidate_target="intelligence or strength, whichever is higher",
     wrestling_hold_damages=True,
     attacker_delays=True,
+    basic_attack_adds_knockout=True,
+    hold_adds=("wrestling", "detection"),
+    movement_on_terrain=True,
+    evade_adds=MOVEMENT,
     evade_gains="agility and strength each gain",
     evade_stays="agility and strength stay as they are",
     evade_until_held=True,
@@ -171,8 +194,9 @@ CURRENT_ACTION_RULES = ActionRules(
     " attacks, distract, surprise or intimidate",
 )
 
-# The older edit: once per battle with a frightened target, evade adds to agility alone,
-# escape only if nothing held or hit you, the old take cover and the catch.
+# The older edit: once per battle with a frightened target, a bare distract, holds with
+# wrestling alone, evade adds to agility alone, escape only if nobody caught or hit you,
+# the old take cover and the catch.
 EARLY_ACTION_RULES = ActionRules(
     names=OLDER_ACTIONS,
     psychic_timing="once per battle",
@@ -182,17 +206,23 @@ EARLY_ACTION_RULES = ActionRules(
     intimidate_target="intelligence (only if its strength is not above yours)",
     wrestling_hold_damages=False,
     attacker_delays=False,
+    basic_attack_adds_knockout=False,
+    hold_adds=("wrestling",),
+    movement_on_terrain=False,
+    evade_adds=OLDER_EVADE,
     evade_gains="agility gains",
     evade_stays="agility stays as it is",
     evade_until_held=False,
-    escape_if=", if nothing has held or hit you since",
+    escape_if=", if nobody has caught or hit you since",
     take_cover="before a long-range attack: -2 to that roll, +2 {agility} till your next turn",
 )
 
-# The Example Characters era words the early actions around its one defense.
+# The single-defense texts print no action list; their era's nearest one is the older
+# edit's, rolled against the one defense. No strength number exists to gate intimidation,
+# so the gate is worded for the GM to judge (docs/rules.md).
 CLASSIC_ACTION_RULES = replace(
     EARLY_ACTION_RULES,
-    intimidate_target="defense",
+    intimidate_target="defense (only if it is not stronger than you)",
     evade_gains="defense gains",
     evade_stays="defense stays as it is",
 )
@@ -211,6 +241,9 @@ class Ruleset:
     # Each character rolls initiative alone (older text) rather than once per group.
     individual_initiative: bool
     actions: ActionRules
+    # Where the texts this ruleset follows leave gaps, said after "<name> rules" on the
+    # sheet; "" when the text is whole.
+    source_note: str
 
     @property
     def psychic_limit(self) -> str:
@@ -242,11 +275,13 @@ CURRENT = Ruleset(
     group_initiative=group_initiative_best,
     individual_initiative=False,
     actions=CURRENT_ACTION_RULES,
+    source_note="",
 )
 
 EARLY = Ruleset(
     name="early",
-    summary="older edit: as current but strength S2 and initiative 10 x stealth per character",
+    summary="older edit (a fragment): strength S2, initiative 10 x stealth per character,"
+    " the older actions",
     agility=agility_a1,
     intelligence=intelligence_i1,
     strength=strength_s2,
@@ -255,11 +290,13 @@ EARLY = Ruleset(
     group_initiative=group_initiative_individual,
     individual_initiative=True,
     actions=EARLY_ACTION_RULES,
+    source_note="a fragment: gaps from current",
 )
 
 CLASSIC = Ruleset(
     name="classic",
-    summary="Example Characters era: one defense D1, plus stamina and hit points",
+    summary="Example Characters era: one defense D1, plus stamina and hit points;"
+    " the early actions against it",
     agility=None,
     intelligence=None,
     strength=None,
@@ -268,6 +305,7 @@ CLASSIC = Ruleset(
     group_initiative=group_initiative_individual,
     individual_initiative=True,
     actions=CLASSIC_ACTION_RULES,
+    source_note="early's actions, vs defense",
 )
 
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (CURRENT, EARLY, CLASSIC)}

@@ -91,6 +91,8 @@ class VehicleStats:
     gunner: CrewMember | None
     explain: Mapping[str, str]
     warnings: tuple[str, ...] = field(default=())
+    # Why it cannot move with the crew aboard ("no operator and no autopilot"), or "".
+    cannot_move: str = ""
 
     @property
     def crewed_abilities(self) -> dict[str, int]:
@@ -118,12 +120,26 @@ def ram_self_damage(target_toughness: int) -> int:
     return 0
 
 
-def _defense(levels: Levels, movement: str) -> tuple[int, str]:
-    moving = level(levels, movement)
+def _defense(levels: Levels, movement: str, moves: bool = True) -> tuple[int, str]:
+    """The better of the movement in use and the other sources; a vehicle that cannot move
+    has only the other sources (its movement ability is not in use)."""
     other_name, other = best_of(levels, AUTO_DEFENSE_SOURCES)
+    moving = level(levels, movement) if moves else 0
     if other > moving and other_name is not None:
         return 10 + other, f"10 + {display(other_name)} {other}"
+    if not moves:
+        return 10, "10"
     return 10 + moving, f"10 + {display(movement)} {moving}"
+
+
+def immobile_reason(has_operator: bool, base: Levels, movement: str) -> str:
+    """Why a vehicle cannot move, or "" when it can: it needs someone at the controls (or
+    an autopilot) and a level in the movement ability it uses (RULES.md §9)."""
+    if not has_operator and level(base, "autopilot") < 1:
+        return "no operator and no autopilot"
+    if level(base, movement) < 1:
+        return f"no {display(movement)} ability"
+    return ""
 
 
 def compute_vehicle(
@@ -173,9 +189,13 @@ def compute_vehicle(
 
     toughness = level(base, "toughness")
     stamina = toughness // 2
-    defense, defense_rule = _defense(crewed, movement)
-    defense_uncrewed, _ = _defense(base, movement)
-    moving = level(crewed, movement)
+    # A vehicle that cannot move gets nothing from its movement ability, evading included
+    # (RULES.md §9: moving and evading need an operator or an autopilot).
+    stuck = immobile_reason(has_operator, base, movement)
+    stuck_uncrewed = immobile_reason(False, base, movement)
+    defense, defense_rule = _defense(crewed, movement, moves=not stuck)
+    defense_uncrewed, uncrewed_rule = _defense(base, movement, moves=not stuck_uncrewed)
+    moving = 0 if stuck else level(crewed, movement)
     if level(base, "toughness") < 1:
         warnings.append("has no toughness")
     # Crew the rules require: an operator to move, grapple or ram unless it has autopilot;
@@ -221,11 +241,29 @@ def compute_vehicle(
         explain={
             "hit_points": f"hit points {toughness} = toughness {toughness}",
             "stamina": f"stamina {stamina} = toughness {toughness} // 2",
-            "defense": f"defense {defense} = {defense_rule} (crewed)",
-            "defense_evading": f"evading {defense + moving} = defense {defense}"
-            f" + {display(movement)} {moving}",
+            "defense": f"defense {defense} = {defense_rule}"
+            + _why_not_moving(
+                movement, stuck, "crewed" if operator or gunner else "no crew aboard"
+            ),
+            "defense_uncrewed": f"without crew {defense_uncrewed} = {uncrewed_rule}"
+            + _why_not_moving(movement, stuck_uncrewed),
+            "defense_evading": (
+                f"evading {defense} = defense {defense} (it cannot move, so it cannot evade)"
+                if stuck
+                else f"evading {defense + moving} = defense {defense}"
+                f" + {display(movement)} {moving}"
+            ),
             "initiative_bonus": f"initiative bonus {10 * stalking} = 10 x stalking {stalking}",
             "fuel": f"fuel {level(base, 'range')} = range {level(base, 'range')}",
         },
         warnings=tuple(warnings),
+        cannot_move=stuck,
     )
+
+
+def _why_not_moving(movement: str, stuck: str, moving_label: str = "") -> str:
+    """The explain line's closing words: what stands behind the defense, or why the
+    movement ability is not counted."""
+    if stuck:
+        return f" ({display(movement)} not counted: it cannot move with {stuck})"
+    return f" ({moving_label})" if moving_label else ""

@@ -278,7 +278,8 @@ def test_vehicle_matches_its_sheet(runs: dict[str, Any], computed: Any) -> None:
     view = vehicle_view(computed.block("vehicle", "Old Patience"))
     boxes = {box["label"]: box["value"] for box in view["stats"]}
     assert boxes["Defense"] == str(patience["defense"]) == "14"
-    assert boxes["Without crew"] == str(patience["defense_uncrewed"]) == "12"
+    # Without a driver it cannot move: countermeasures 1, not quickness 2 (issue 26).
+    assert boxes["Without crew"] == str(patience["defense_uncrewed"]) == "11"
     assert boxes["Evading"] == str(patience["defense_evading"]) == "18"
     assert boxes["Initiative"] == "+0" and patience["initiative_bonus"] == 0
     assert view["fuel"]["count"] == str(patience["fuel"]) == "4"
@@ -291,7 +292,8 @@ def test_vehicle_matches_its_sheet(runs: dict[str, Any], computed: Any) -> None:
 def test_vehicle_crew_and_weapons(runs: dict[str, Any]) -> None:
     tithe = by_name(runs["current"])["Ninth Tithe"]
     # 10 x stalking 5 (1 + Ludo Farrow's piloting 4), as `stats --explain` says.
-    assert (tithe["initiative_bonus"], tithe["fuel"], tithe["defense_uncrewed"]) == (50, 3, 12)
+    # Without a pilot it cannot move: 10 + its own stalking 1, not flying 2 (issue 26).
+    assert (tithe["initiative_bonus"], tithe["fuel"], tithe["defense_uncrewed"]) == (50, 3, 11)
     assert tithe["crew"] == {
         "operator": {"name": "Ludo Farrow", "ability": "piloting", "level": 4},
         "gunner": {"name": "Bramble Oyelaran", "ability": "blasting", "level": 4},
@@ -385,7 +387,8 @@ def test_an_uncrewed_vehicle(write_campaign: Any, cli: Any) -> None:
     cart = data[0]
     assert cart["crew"] == {"operator": None, "gunner": None}
     assert cart["weapons"][0]["gunner"] is None
-    assert (cart["fuel"], cart["defense"], cart["defense_uncrewed"]) == (0, 11, 11)
+    # No driver and no autopilot: it cannot move, so quickness 1 is not counted (issue 26).
+    assert (cart["fuel"], cart["defense"], cart["defense_uncrewed"]) == (0, 10, 10)
 
 
 # --- a stranger's names reach the terminal escaped (issue 31) -------------------------------
@@ -524,3 +527,38 @@ def test_build_names_the_files_it_does_not_read(
         " .txt (Windows hides that ending); rename it villains.yaml"
     ) in lines
     assert "campaign/npcs.yaml: note: is empty: nothing in it is built" in lines
+
+
+# --- check says how much it compared, and knows the books' misprints (issue 26) -----------
+
+BOOK_BOSS = """\
+characters:
+  - name: The Boss
+    abilities: {shooting: 2, detection: 1, command: 4, toughness: 3}
+    printed: {agility: 10, intelligence: 11, strength: 11, stamina: 1}
+"""
+
+
+def test_check_with_a_ruleset_that_computes_little_says_how_little(
+    write_campaign: WriteCampaign, cli: Cli
+) -> None:
+    result = cli("check", write_campaign({"boss.yaml": BOOK_BOSS}), "--rules", "classic")
+    assert result.stdout == (
+        "1 entry checked with the classic rules: 0 errors, 0 warnings. Only 1 of 4 printed"
+        " values compared: the classic rules do not compute agility, intelligence or"
+        " strength.\n"
+    )
+    assert "fit the early rules better" in result.stderr
+
+
+def test_check_passes_the_books_misprint_with_a_note(
+    write_campaign: WriteCampaign, cli: Cli
+) -> None:
+    result = cli("check", write_campaign({"boss.yaml": BOOK_BOSS}), "--rules", "early")
+    assert result.exit_code == 0
+    assert result.stdout == "1 entry checked with the early rules: 0 errors, 0 warnings.\n"
+    assert result.stderr.splitlines() == [
+        'campaign/boss.yaml:4: note: entry "The Boss": printed.intelligence: the book prints 11,'
+        " the early rules give 14 (intelligence 14 = 10 + command 4): a known misprint in the"
+        " published example; no revision of the rules gives 11, so this is not an error"
+    ]

@@ -399,3 +399,136 @@ def test_the_year_sheet_shows_the_years_attack_and_where_it_comes_from() -> None
     assert (third["bonus"], third["damage"]) == ("+10", "7")
     assert third["bonus_why"] == "card +8, year 3 +2"
     assert third["damage_why"] == "card 6, year 3 +1"
+
+
+# Every rule a logged year can break, once each (issue 26): line 8 develops and sacrifices
+# economy, line 10 is a large project developing 6, line 12 is Dee's second project of the
+# year, lines 15 and 17 give the GM's bonus 3 levels, and line 13 sacrifices 5 environment
+# once year 2's event has left 4, which takes it to 0.
+BROKEN_LOG = """\
+communities:
+  - name: Rust Hollow
+    players: 4
+    economy: 10
+    environment: 10
+    equity: 10
+    projects:
+      - {player: Ann, name: Mill race, develop: {economy: 2}, sacrifice: {economy: 1}, roll: 15}
+      - {player: Ben, name: Strip mine, develop: {economy: 3}, sacrifice: {environment: 3}}
+      - {player: Cal, name: Grand plan, develop: {equity: 6}, roll: 20}
+      - {player: Dee, name: Seed bank, develop: {environment: 1}, roll: 18}
+      - {player: Dee, name: Second try, develop: {environment: 1}, roll: 18}
+      - {year: 2, player: Ben, name: Quarry, develop: {economy: 5}, sacrifice: {environment: 5}}
+    history:
+      - {year: 1, bonus: {economy: 1, environment: 1, equity: 1}}
+      - {year: 2, damage: {environment: 6},
+         bonus: {equity: 3}}
+"""
+
+
+def test_check_reports_each_broken_rule_of_the_log_once(write_campaign: WriteCampaign) -> None:
+    from scratchpress import api
+
+    opened = api.open_campaign(write_campaign({"hollow.yaml": BROKEN_LOG}))
+    report = api.check(opened)
+    found = [(p.line, p.field, p.severity, p.message) for p in report.problems]
+    assert all(p.file.endswith("hollow.yaml") and p.entry == "Rust Hollow" for p in report.problems)
+    assert found == [
+        (
+            8,
+            "projects.0.sacrifice.economy",
+            "error",
+            "cannot sacrifice economy, the defense this project develops",
+        ),
+        (
+            10,
+            "projects.2.develop",
+            "error",
+            "a large project develops at most 5 levels, this one develops 6",
+        ),
+        (
+            12,
+            "projects.4.player",
+            "error",
+            "Dee starts a project too many in year 1: with 4 players each starts 1 a year",
+        ),
+        (
+            15,
+            "history.0.bonus",
+            "error",
+            "the GM's bonus is 3 levels; the evaluation gives at most 2 (2 to one defense or 1"
+            " to each of two, only 1 after a poor year)",
+        ),
+        (
+            13,
+            "projects.5.sacrifice.environment",
+            "error",
+            "cannot sacrifice 5 environment: the community only has 4",
+        ),
+        (
+            13,
+            "projects.5",
+            "note",
+            "environment falls to 0 in year 2, after Ben's Quarry: by the text's tentative end,"
+            " a community at 0 in any of the three E's has failed and the game is over",
+        ),
+        (
+            17,
+            "history.1.bonus",
+            "error",
+            "the GM's bonus is 3 levels; the evaluation gives at most 2 (2 to one defense or 1"
+            " to each of two, only 1 after a poor year)",
+        ),
+    ]
+    assert len(report.errors) == 6
+    # The sheet is where the table mends its log, so these errors stop neither it nor stats.
+    assert opened.blocking == []
+    assert api.stats_text(opened).startswith("Rust Hollow\n10 economy")
+
+
+def test_the_sheet_flags_what_check_reports_and_never_a_negative_defense(
+    write_campaign: WriteCampaign,
+) -> None:
+    from scratchpress import api
+    from scratchpress.documents.community import community_view
+
+    opened = api.open_campaign(write_campaign({"hollow.yaml": BROKEN_LOG}))
+    checked = [p.message for p in api.check(opened).problems]
+    block = opened.computed.block("community", "Rust Hollow")
+    assert block is not None
+    view = community_view(block, BuildOptions())
+    flags = view["flagged"]
+    assert len(flags) == len(checked)
+    for flag, message in zip(flags, checked, strict=True):
+        assert flag.endswith(": " + message), (flag, message)
+    assert flags[0].startswith("Year 1, Mill race: ")
+    assert flags[3].startswith("Year 1: the GM's bonus")
+    shown = [int(v) for row in view["worksheet"] for v in row["after"] if v]
+    assert min(shown) == 0  # the Quarry's sacrifice empties environment; it goes no lower
+    quarry = view["worksheet"][-1]
+    assert quarry["after"] == ["20", "0", "17"]
+    assert quarry["problems"] == ["cannot sacrifice 5 environment: the community only has 4"]
+
+
+def test_a_long_list_of_flags_keeps_the_worksheet_on_one_page(
+    write_campaign: WriteCampaign, tmp_path: Path, community_kind: None
+) -> None:
+    # Eight projects that each sacrifice what they develop: eight flags under the worksheet,
+    # which take the place of blank rows rather than push the history onto a third page.
+    projects = "".join(
+        f"      - {{player: P{n}, name: Plan {n}, develop: {{economy: 2}},"
+        f" sacrifice: {{economy: 1}}, roll: 20}}\n"
+        for n in range(8)
+    )
+    folder = write_campaign(
+        {
+            "town.yaml": "communities:\n  - name: Many Flags\n    players: 6\n    economy: 10\n"
+            "    environment: 10\n    equity: 10\n    projects:\n" + projects
+        }
+    )
+    for paper in ("letter", "a4"):
+        out = tmp_path / paper
+        _build(folder, out, paper)
+        pdf = out / "community-many-flags.pdf"
+        assert len(PdfReader(pdf).pages) == 2, paper
+        assert _text(pdf, 1).count("the defense this project develops") == 8

@@ -364,3 +364,71 @@ def test_every_key_of_the_schema_is_in_the_doc() -> None:
     ]
     assert missing == []
     assert "scratchpress schema stats" in doc and "--format-version 2" in doc
+
+
+# --------------------------------------------------------------------------------------------
+# `stats --explain` (issue 26, point 6): warnings beside the numbers, a minion's CP against
+# its leader's command, each ruleset's own word for an ability, a vehicle that cannot move
+
+EXPLAINED = """\
+characters:
+  - name: The Boss
+    abilities: {shooting: 2, detection: 1, command: 4, toughness: 3}
+    minions:
+      - name: Thugs
+        count: 2
+        abilities: {toughness: 2}
+  - name: Redshift
+    abilities: {stalking: 5, toughness: 3}
+vehicles:
+  - name: Drifter
+    movement: spaceflight
+    abilities: {stalking: 1, spaceflight: 3, toughness: 8}
+"""
+
+
+def _explained(cli: Cli, write_campaign: WriteCampaign, *args: str) -> dict[str, list[str]]:
+    result = cli("stats", write_campaign({"c.yaml": EXPLAINED}), "--explain", *args)
+    assert result.exit_code == 0, result.stderr
+    chunks = result.stdout.strip("\n").split("\n\n")
+    return {chunk.split(" (")[0]: chunk.split("\n") for chunk in chunks}
+
+
+def test_explain_prints_a_characters_warnings(cli: Cli, write_campaign: WriteCampaign) -> None:
+    redshift = _explained(cli, write_campaign)["Redshift"]
+    assert redshift[-2:] == [
+        "    CP 8 of 10 (max level 4)",
+        "    warning: stealth 5 is above the maximum level 4",
+    ]
+
+
+def test_explain_prints_why_a_vehicle_cannot_move(cli: Cli, write_campaign: WriteCampaign) -> None:
+    drifter = _explained(cli, write_campaign)["Drifter"]
+    assert (
+        "    defense 11 = 10 + stalking 1"
+        " (spaceflight not counted: it cannot move with no operator and no autopilot)"
+    ) in drifter
+    assert "    evading 11 = defense 11 (it cannot move, so it cannot evade)" in drifter
+    assert drifter[-1] == (
+        "    warning: has no operator and no autopilot, so it cannot move, grapple or ram"
+    )
+
+
+def test_explain_holds_a_minion_to_its_leaders_command(
+    cli: Cli, write_campaign: WriteCampaign
+) -> None:
+    thugs = _explained(cli, write_campaign)["Thugs"]
+    assert thugs[-1] == (
+        "    CP 2 each; The Boss's minions spend 4 CP of command 4"
+        " (the total may not exceed the leader's command)"
+    )
+    assert not any("of 10" in line for line in thugs)
+
+
+def test_classic_prints_stalking_in_its_own_words(cli: Cli, write_campaign: WriteCampaign) -> None:
+    redshift = _explained(cli, write_campaign, "--rules", "classic")["Redshift"]
+    assert redshift[:3] == ["Redshift (15 defense, 1 stamina)", "5 stalking", "3 toughness"]
+    assert "    initiative bonus 50 = 10 x stalking 5 + 10 x detection 0" in redshift
+    assert "    warning: stalking 5 is above the maximum level 4" in redshift
+    current = _explained(cli, write_campaign)["Redshift"]
+    assert current[1] == "5 stealth"

@@ -257,7 +257,8 @@ def test_sadisto_defense_is_ten_plus_crewed_spaceflight(golden_by_id: dict[str, 
     stats = vehicle(golden_by_id["sadisto"])
     assert (stats.defense, stats.stamina, stats.hit_points) == (15, 8, 16)
     assert stats.explain["defense"] == "defense 15 = 10 + spaceflight 5 (crewed)"
-    assert stats.defense_uncrewed == 13
+    # No one aboard and no autopilot: it cannot move, so only stalking 1 counts (issue 26).
+    assert stats.defense_uncrewed == 11
     assert stats.initiative_bonus == 30  # 10 x crewed stalking 3 (RULES.md IN-veh)
 
 
@@ -388,6 +389,7 @@ def _errors(stderr: str) -> list[str]:
         if line
         and "nothing was written" not in line
         and not any(f": {severity}: " in line for severity in ("warning", "note"))
+        and not line.startswith("note: ")  # a note on the whole campaign names no file
     ]
 
 
@@ -402,14 +404,16 @@ def test_check_finds_only_the_boss_misprint_in_the_agility_blocks(
         }
     )
     result = cli("check", folder)
-    errors = _errors(result.stderr)
-    assert len(errors) == 1, result.stderr
+    assert _errors(result.stderr) == [], result.stderr
+    # A published misprint is a note, not an error (issue 26).
+    (note,) = result.stderr.splitlines()
     assert (
-        'entry "The Boss": printed.intelligence: the book prints 11, the early rules give 14'
-        in (errors[0])
+        'note: entry "The Boss": printed.intelligence: the book prints 11, the early rules give 14'
+        in note
     )
-    assert result.exit_code == 1
-    assert "6 entries checked with the early rules: 1 error, 0 warnings." in result.stdout
+    assert "known misprint" in note
+    assert result.exit_code == 0
+    assert "6 entries checked with the early rules: 0 errors, 0 warnings." in result.stdout
 
 
 def test_check_with_current_rules_also_flags_the_five_s2_strengths(
@@ -428,7 +432,6 @@ def test_check_with_current_rules_also_flags_the_five_s2_strengths(
         ("Breakhelm X-19", "printed.strength"),
         ("Flipfire", "printed.strength"),
         ("The Boss", "minions.0.printed.strength"),  # the Thugs, reported under their leader
-        ("The Boss", "printed.intelligence"),
         ("The Boss", "printed.strength"),
         ("Zimzambamalam", "printed.strength"),
     ]
@@ -448,17 +451,16 @@ def test_check_finds_only_the_psikosys_misprint_in_the_defense_blocks_and_vehicl
         }
     )
     result = cli("check", folder)
-    errors = _errors(result.stderr)
-    assert len(errors) == 1, result.stderr
+    assert _errors(result.stderr) == [], result.stderr
     assert (
-        'entry "Psikosys": printed.defense: the book prints 11, the classic rules give 15'
-        in (errors[0])
+        'note: entry "Psikosys": printed.defense: the book prints 11, the classic rules give 15'
+        in result.stderr
     )
     # The Happy Bunny Commune is a warning (twice), not an error.
     warnings = [line for line in result.stderr.splitlines() if ": warning: " in line]
     assert len(warnings) == 2
     assert all('entry "Happy Bunny Commune"' in w for w in warnings)
-    assert result.exit_code == 1
+    assert result.exit_code == 0
 
 
 def test_golden_campaign_text_has_no_seed_sentences(

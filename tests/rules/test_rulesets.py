@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
+from html import unescape
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -175,3 +178,47 @@ def test_explain_states_the_value_it_explains(levels: dict[str, int], ruleset: s
 def test_unknown_abilities_are_refused_by_the_rules(ruleset: str) -> None:
     with pytest.raises(ValueError, match="not character abilities: lasers"):
         compute({"lasers": 2}, ruleset)
+
+
+# ------------------------------------------------------------------ where the texts are thin
+# An older text that is a fragment says so on the sheet's rules line (issue 26), rather
+# than print today's rules under its name without a word.
+
+
+def _sheet_footers(folder: Path, rules: str) -> list[str]:
+    from scratchpress.build import collect_documents
+    from scratchpress.definitions.campaign import load_campaign
+    from scratchpress.definitions.models import BuildOptions
+    from scratchpress.render.templating import render_html
+    from scratchpress.statblocks import compute_campaign
+
+    (folder / "scratchpress.toml").write_text(f'rules = "{rules}"\n', encoding="utf-8")
+    (folder / "party.yaml").write_text(
+        "characters:\n  - name: Ann\n    abilities: {stealth: 2, quickness: 1, toughness: 2}\n",
+        encoding="utf-8",
+    )
+    campaign = load_campaign([folder])
+    documents = collect_documents(compute_campaign(campaign), campaign, BuildOptions(), None)
+    sheets = next(d for d in documents if d.kind == "sheets")
+    html = render_html(sheets.template, sheets.context)
+    return [unescape(f) for f in re.findall(r'<span class="foot-right">([^<]*)</span>', html)]
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "rules_line"),
+    [
+        ("current", "Scratch · current rules"),
+        ("early", "Scratch · early rules (a fragment: gaps from current)"),
+        ("classic", "Scratch · classic rules (early's actions, vs defense)"),
+    ],
+)
+def test_the_sheets_rules_line_says_where_the_older_texts_are_thin(
+    tmp_path: Path, ruleset: str, rules_line: str
+) -> None:
+    front = _sheet_footers(tmp_path, ruleset)[0]
+    assert front == rules_line
+
+
+def test_only_the_whole_text_has_no_source_note() -> None:
+    assert get_ruleset("current").source_note == ""
+    assert all(get_ruleset(name).source_note for name in ("early", "classic"))

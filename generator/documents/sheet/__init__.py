@@ -170,6 +170,9 @@ def sheet_context(
             "description_size": description_size,
             "footer_name": text.cut(block.name, FOOTER_NAME_MAX),
             "ruleset": computed.rules.name,
+            # where the older texts have gaps, the rules line says so rather than pass
+            # today's rules off as theirs
+            "ruleset_note": computed.rules.source_note,
             # distract, surprise, intimidate: once per target, or once per battle (older texts)
             "psychic_limit": computed.rules.psychic_limit,
         },

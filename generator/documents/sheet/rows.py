@@ -28,6 +28,7 @@ TARGET_LINES = {
         "intelligence",
         "only if it is not stronger",
     ),
+    "defense (only if it is not stronger than you)": ("defense", "only if it is not stronger"),
 }
 # Unrepeatable actions work once per target, so a few ticks cover a typical encounter.
 UNREPEATABLE_TICKS = 3
