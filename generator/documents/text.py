@@ -54,6 +54,24 @@ def _minion_cp(stats: CharacterStats, block: Block, computed: Computed | None) -
     )
 
 
+def _community_log_lines(block: Block, computed: Computed | None) -> list[str]:
+    """Where the logged years have taken the community, and what its log breaks: the
+    same reading of the log as the community sheet and `check` (rules.community)."""
+    from .community import current_defenses, latest_year
+
+    definition = block.definition
+    year = latest_year(definition)
+    if not year:
+        return []
+    now = current_defenses(definition)
+    lines = [f"now, after year {year}: " + ", ".join(f"{now[d]} {d}" for d in DEFENSES)]
+    for problem in computed.problems if computed is not None else []:
+        logged = (problem.field or "").startswith(("projects", "history"))
+        if problem.entry == block.name and logged:
+            lines.append(f"    {problem.severity}: {problem.field}: {problem.message}")
+    return lines
+
+
 def block_lines(block: Block, explain: bool = False, computed: Computed | None = None) -> list[str]:
     stats = block.stats
     # The books print one block for a group of identical minions, without the count.
@@ -76,6 +94,7 @@ def block_lines(block: Block, explain: bool = False, computed: Computed | None =
             _with_note(f"{value} {name}", stats.notes.get(name, ""))
             for name, value in stats.defenses.items()
         ]
+        lines += _community_log_lines(block, computed)
     if not explain:
         return lines
     # A character's rules in its ruleset's words; a vehicle's "stalking" is its own.

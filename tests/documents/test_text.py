@@ -432,3 +432,28 @@ def test_classic_prints_stalking_in_its_own_words(cli: Cli, write_campaign: Writ
     assert "    warning: stalking 5 is above the maximum level 4" in redshift
     current = _explained(cli, write_campaign)["Redshift"]
     assert current[1] == "5 stealth"
+
+
+def test_stats_shows_where_the_log_took_the_community_and_what_it_breaks(
+    tmp_path: Path,
+) -> None:
+    """`stats` reads a community's log as the sheet and `check` do: the values now, and
+    each rule the log breaks, under the community's block."""
+    from scratchpress import api
+
+    (tmp_path / "weir.yaml").write_text(
+        "communities:\n"
+        "  - name: Weir\n    players: 2\n    economy: 10\n    environment: 10\n"
+        "    equity: 10\n    projects:\n"
+        "      - {player: Ann, name: Mill, develop: {economy: 2}, sacrifice: {economy: 1},"
+        " roll: 15}\n"
+        "    history:\n      - {year: 1, bonus: {equity: 1}}\n"
+    )
+    text = api.stats_text(api.open_campaign(api.find_campaign([tmp_path])))
+    lines = text.splitlines()
+    now = next(line for line in lines if line.startswith("now, after year 1: "))
+    assert now.endswith("economy, 10 environment, 11 equity")
+    assert (
+        "    error: projects.0.sacrifice.economy: cannot sacrifice economy, the defense this"
+        " project develops"
+    ) in lines
