@@ -123,11 +123,15 @@ __all__ = [
     "option_help",
     "output_folder",
     "output_note",
+    "page_images",
+    "preview_folder",
     "project_text",
     "simulate",
     "simulation_png",
     "simulation_text",
     "size_project",
+    "source_anchors",
+    "source_files",
     "stats_json",
     "stats_text",
     "stop_rendering",
@@ -435,9 +439,12 @@ def build(
     progress: Callable[[Written], None] | None = None,
     on_rendered: Callable[[int, int], None] | None = None,
     on_wait: Callable[[], None] | None = None,
+    preview: bool = False,
 ) -> BuildReport:
     """Render every printable of the campaign into ``output`` (default: its own output
     folder), with ``given`` options merged as the CLI merges them (:func:`build_options`).
+    ``preview`` renders for the live preview: every computed number on a sheet, card or
+    roster links to its source (read back with :func:`source_anchors`).
     Raises :class:`InputError` when errors would make the printed numbers wrong,
     :class:`OutputBusy` when ``wait`` is off and another build holds the folder, and
     :class:`BuildInterrupted` on Ctrl-C (what was written is kept)."""
@@ -454,6 +461,7 @@ def build(
         force=force,
         wait=wait,
         png=options.png,
+        preview=preview,
     )
     report = run_build(
         opened.computed,
@@ -1037,3 +1045,68 @@ def export_tokens(opened: Opened, output: PathLike, force: bool = False) -> Expo
     _refuse_blocking(opened)
     files, problems = token_files(entries(opened.computed), opened.campaign)
     return Exported(Path(output), _write_export(output, files, force), problems)
+
+
+# ------------------------------------------------------------------ live preview
+
+
+def page_images(pdf: bytes, dpi: int = 110, pages: Sequence[int] | None = None) -> list[bytes]:
+    """Pages of ``pdf`` (``pages``, counted from 1; default all) as PNG bytes, made in
+    memory (``scratchpress preview`` shows them). Compressed lightly: a page on screen a
+    moment after a save matters more here than the size of a file nobody keeps. pdfium
+    is not thread-safe: call this from one thread at a time."""
+    import io
+
+    import pypdfium2
+
+    images: list[bytes] = []
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        for number in pages if pages is not None else range(1, len(document) + 1):
+            buffer = io.BytesIO()
+            page = document[number - 1]
+            page.render(scale=dpi / 72).to_pil().save(buffer, format="PNG", compress_level=1)
+            page.close()
+            images.append(buffer.getvalue())
+    finally:
+        document.close()
+    return images
+
+
+def source_files(found: Found) -> dict[str, Path]:
+    """The files a campaign is made from, keyed as its problems and source links name them
+    (``party.yaml``): its definitions, its settings and its booklet. Whatever shows a
+    campaign's source shows these and nothing else."""
+    from .definitions.files import campaign_files, inside
+
+    root, files = campaign_files(found.paths)
+    if root is not None:
+        files += [root / SETTINGS_FILE, root / "booklet.yaml"]
+    return {
+        display_path(file): file.resolve()
+        for file in files
+        if file.is_file() and (root is None or inside(file, root))
+    }
+
+
+def preview_folder(found: Found) -> Path:
+    """A private folder in the user's cache for a campaign's preview builds: their PDFs
+    carry source links, so they never go where the campaign's printable output goes."""
+    import hashlib
+
+    from .render.cache import user_cache_base
+
+    key = hashlib.sha256(str(found.root.resolve()).encode()).hexdigest()[:16]
+    folder = user_cache_base() / "preview" / key
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return folder
+
+
+def source_anchors(pdf: bytes) -> list[list[dict[str, Any]]]:
+    """Per page of a PDF built with ``build(..., preview=True)``, each number's source
+    link: ``x``, ``y``, ``width``, ``height`` as fractions of the page from its top-left
+    corner, and the ``file``, ``line`` (an int, or None), ``entry``, ``field`` and
+    ``trace`` (the ``--explain`` line) it names. Empty lists for a printed PDF."""
+    from .render.anchors import source_anchors as read_anchors
+
+    return read_anchors(pdf)

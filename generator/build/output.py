@@ -48,6 +48,7 @@ def write_saddle(
     sheet = document.context.get("saddle") or {}
     imposed = impose_saddle(pdf, sheet.get("size_pt"))
     try:
+        manifest.announce(name, imposed, document.kind, owner)
         write_file(out_dir / name, imposed, out_dir, shown=display_path(out_dir / name))
     except CannotWrite as err:
         report.problems.append(Problem(str(err)))
@@ -80,12 +81,17 @@ def write_previews(
     """``--png``: every page as ``png/<stem>-NN.png``, and a contact sheet per deck. They
     are output like the PDFs: in the manifest, never written over a file we did not
     write, never through a link."""
-    from ..render.png import contact_sheet, page_pngs
+    from ..render.png import MAX_PNG_PAGES, contact_sheet, page_pngs
 
     for written in report.written:
         if written.printers_copy:  # the booklet's own pages are previewed already
             continue
         images = page_pngs(written.path)
+        if written.pages > MAX_PNG_PAGES:
+            report.notes.append(
+                f"note: {written.path.name} has {written.pages} pages; --png makes pictures"
+                f" of the first {MAX_PNG_PAGES} only"
+            )
         if written.document.kind in CONTACT_KINDS:
             sheet = contact_sheet(written.path)
             if sheet is not None:
@@ -98,6 +104,7 @@ def write_previews(
                 continue
             try:
                 if not manifest.holds(relative, data):
+                    manifest.announce(relative, data, written.document.kind, owner)
                     write_file(target, data, out_dir, shown=display_path(target))
             except CannotWrite as err:
                 report.problems.append(Problem(str(err)))

@@ -84,6 +84,9 @@ class BuildSettings:
     memory_mb: int = DEFAULT_MEMORY_MB
     wait: bool = True  # another build into the same folder: wait for it (else OutputBusy)
     png: bool = False  # also every page as PNG, in png/
+    # The live preview's renders (issue 29): every computed number a link to its source.
+    # The HTML differs, so the render cache keeps them apart from the printed PDFs.
+    preview: bool = False
 
     @property
     def workers(self) -> int:

@@ -177,12 +177,17 @@ class BuildRun:
         plan: UnitPlan | None = None
         try:
             if document.imposed is not None:
-                plan = plan_units(document, self.themes, self.roots, settings.timeout_s)
+                plan = plan_units(
+                    document, self.themes, self.roots, settings.timeout_s, settings.preview
+                )
                 html, key = plan.text, plan.key  # the cards' text, for the glyph lint below
             else:
-                html = render_html(
-                    document.template, document.context, self.themes, settings.timeout_s
-                )
+                # A preview render's numbers link to their sources (issue 29); a printed
+                # one's context, and so its HTML, is left exactly as it was.
+                context = document.context
+                if settings.preview:
+                    context = {**context, "preview": True}
+                html = render_html(document.template, context, self.themes, settings.timeout_s)
                 key = cache_key(html, f"{document.kind}/{document.pdf_variant}", self.roots)
         except Exception as err:
             report.problems.append(template_problem(err, self.out_dir / document.filename))
@@ -369,7 +374,8 @@ class BuildRun:
             report.problems.append(Problem(outcome.error, display_path(path)))
             return
         for message in outcome.refused:
-            report.problems.append(Problem(f"refused to load {message}", document.filename))
+            refused = Problem(f"refused a file it loads: {message}", document.filename)
+            report.problems.append(refused)
         for message in outcome.warnings:
             # Missing glyphs are reported once, by our lint, with the entry's name.
             if message.startswith(".notdef glyph"):
@@ -382,6 +388,7 @@ class BuildRun:
                 # A file that already holds exactly these bytes is left alone: no rewrite,
                 # no new modification time for a printer queue or a sync tool to react to.
                 if not manifest.holds(document.filename, outcome.pdf):
+                    manifest.announce(document.filename, outcome.pdf, document.kind, self.owner)
                     write_file(path, outcome.pdf, out_dir, shown=display_path(path))
             except CannotWrite as err:
                 report.problems.append(Problem(str(err)))

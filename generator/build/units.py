@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..documents.base import Document, Imposed
+from ..render.anchors import carry_links
 from ..render.cache import RenderCache, cache_key
 from ..render.impose import POINTS_PER_MM, Imposer, impose_units
 from ..render.jobs import Job, Outcome
@@ -55,6 +56,13 @@ class UnitPlan:
     render_args: tuple[Any, ...] = ()
     sources: dict[str, bytes] = field(default_factory=dict)  # batch key -> PDF
     batches: list[Batch] = field(default_factory=list)
+    preview: bool = False  # rendered for the live preview (templates' ``preview``)
+
+
+def _previewed(context: dict[str, Any], preview: bool) -> dict[str, Any]:
+    """The template context, with ``preview`` only when set: a printed render's HTML
+    stays exactly what it was."""
+    return {**context, "preview": True} if preview else context
 
 
 def _canonical(value: Any) -> str:
@@ -66,13 +74,14 @@ def plan_units(
     themes: tuple[Path, ...],
     roots: tuple[Path, ...],
     seconds: float,
+    preview: bool = False,
 ) -> UnitPlan:
     """Keys for every unit and for the document. Renders each group's template once with
     no pages (template errors surface here, as for any document)."""
     imposed = document.imposed
     assert imposed is not None
     shells = {
-        group: render_html(document.template, context, themes, seconds)
+        group: render_html(document.template, _previewed(context, preview), themes, seconds)
         for group, context in imposed.contexts.items()
     }
     digest = template_digest(document.template, themes)
@@ -97,6 +106,7 @@ def plan_units(
         unit_keys,
         shells,
         html_text.escape("\n".join(texts)),
+        preview=preview,
     )
 
 
@@ -148,7 +158,7 @@ def _job(
     if imposed.batch_context is not None:
         context.update(imposed.batch_context(pages))
     template, themes, seconds, base_dir, roots = plan.render_args
-    html = render_html(template, context, themes, seconds)
+    html = render_html(template, _previewed(context, plan.preview), themes, seconds)
     if planned:
         plan.batches.append(Batch(key, group, units))
     return Job(key, html, base_dir, roots, lint_cards=group == "card", kind=plan.document.kind)
@@ -261,6 +271,8 @@ def assemble(
     outcome.pdf, outcome.pages = impose(
         plan.sources, locations, imposed.sheets, imposed.paper_mm, plan.document.title
     )
+    if plan.preview:  # forms carry no links: the preview's are copied onto the sheets
+        outcome.pdf = carry_links(outcome.pdf, plan.sources, locations, imposed.sheets)
     width, height = (round(v * POINTS_PER_MM, 3) for v in imposed.paper_mm)
     outcome.page_sizes = [(width, height)] * outcome.pages
     outcome.seconds = sum(rendered[b.key].seconds for b in plan.batches)

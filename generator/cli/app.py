@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 
 from .. import __version__
-from . import build, calibrate, definitions, new, schema
+from . import build, calibrate, definitions, new, preview, schema
 from .export import export_app
 from .resilience import resilience_app
 from .roster import roster_app
@@ -58,6 +58,7 @@ app.command()(definitions.stats)
 app.command()(definitions.check)
 app.command("import")(definitions.import_)
 app.command()(build.build)
+app.command()(preview.preview)
 app.command()(calibrate.calibrate)
 app.command()(schema.schema)
 app.add_typer(roster_app, name="roster", help="NPC rosters: generate random NPCs.")

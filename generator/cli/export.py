@@ -60,6 +60,14 @@ def _export(
     return exported
 
 
+def _tokens(files: list[str]) -> str:
+    """``15 tokens (256 and 512 px)``: one per actor, each in two sizes."""
+    sizes = {f.rsplit("-", 1)[-1].removesuffix(".png") for f in files if f.startswith("tokens/")}
+    names = {f.rsplit("-", 1)[0] for f in files if f.startswith("tokens/")}
+    shown = " and ".join(sorted(sizes, key=lambda s: int(s) if s.isdigit() else 0))
+    return plural(len(names), "token") + (f" ({shown} px)" if shown else "")
+
+
 def _count(files: list[str], folder: str) -> int:
     return sum(1 for name in files if name.startswith(f"{folder}/"))
 
@@ -85,7 +93,7 @@ def foundry_command(
     files = exported.files
     echo(
         f"wrote {output}: {plural(_count(files, 'actors'), 'actor')},"
-        f" {plural(_count(files, 'tokens'), 'token')}, module.json and the compendium's"
+        f" {_tokens(files)}, module.json and the compendium's"
         " sources (packs/actors/_source/)",
         err=True,
     )
@@ -148,7 +156,7 @@ def tokens_command(
     Example: scratchpress export tokens my-campaign -o tokens-for-the-table
     """
     exported = _export(api.export_tokens, paths, example, rules, output, force)
-    echo(f"wrote {output}: {plural(_count(exported.files, 'tokens'), 'token')}", err=True)
+    echo(f"wrote {output}: {_tokens(exported.files)}", err=True)
 
 
 __all__ = ["encounter_command", "export_app", "foundry_command", "tokens_command"]

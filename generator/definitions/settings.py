@@ -131,15 +131,41 @@ def _toml_hint(error: str, text: str, line: int | None, column: int) -> str | No
     value = word.group().strip() if word is not None else ""
     if not (value[:1].isalpha() if error.startswith("Invalid value") else " " in value):
         return None  # `jobs = 2x`, `a = -`: no text meant
+    kind = _setting_kind(assign.group(1).strip(), rows[: line - 1])
     if value in {"True", "False", "TRUE", "FALSE"}:
         fixed = value.lower()
         why = "true and false are written in lower case"
+    elif kind is bool:
+        return (
+            "a yes-or-no setting is true or false, without quotes: write"
+            f" {assign.group(1)} = true (or false) (TOML syntax error: Invalid value)"
+        )
+    elif kind is int:
+        return (
+            f"{assign.group(1)} is a whole number, written without quotes: write"
+            f" {assign.group(1)} = 2, say (TOML syntax error: Invalid value)"
+        )
     else:
         fixed = json.dumps(value, ensure_ascii=False)
         why = "text values need quotes"
     phrase = error.split(" (at line")[0]
     written = f"{assign.group(1)} = {fixed}" if start == value_at else fixed
     return f"{why}: write {written} (TOML syntax error: {phrase})"
+
+
+def _setting_kind(key: str, above: list[str]) -> type | None:
+    """``bool``, ``int`` or ``str``: what the setting ``key`` takes, in the table the lines
+    ``above`` it leave open (``[build]`` or the top level); None for a key we do not know."""
+    from .models import BuildOptions
+
+    tables = [row.strip() for row in above if row.strip().startswith("[")]
+    model = BuildOptions if tables and tables[-1].startswith("[build]") else Settings
+    field = model.model_fields.get(key.strip().strip('"'))
+    if field is None:
+        return None
+    if field.annotation is bool:
+        return bool
+    return int if field.annotation is int else str
 
 
 def _parse_toml(text: str, shown: str, problems: list[Problem]) -> dict[str, Any]:

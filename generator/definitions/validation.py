@@ -57,6 +57,8 @@ def _friendly(error: Any) -> str:
         return "unknown key"
     if kind == "missing":
         return "required, but missing"
+    if kind in {"bool_type", "bool_parsing"}:
+        return f"must be true or false (without quotes), got {shown}"
     if kind in {"int_type", "int_parsing", "int_from_float"}:
         if isinstance(got, str) and _WHOLE_NUMBER.fullmatch(got):
             return f"must be a whole number, got {shown} in quotes; remove the quotes"

@@ -17,7 +17,8 @@ what it wants printed otherwise with :func:`flow`, :func:`double_quoted` and
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Mapping, MutableMapping, MutableSequence, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,13 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 WIDTH = 4096  # no folding: each note stays on one line
+
+# What must never reach a terminal raw (problems.safe_text's set, but the line break that
+# YAML is made of): a stranger's name holding a right-to-left override or a C1 control is
+# written double-quoted, with the character as a \u escape that reads back the same.
+_RAW = re.compile(
+    "[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
 
 
 def read_builtin_yaml(path: Path) -> Any:
@@ -67,9 +75,24 @@ def dump_yaml(data: Mapping[str, Any], header: Sequence[str] = ()) -> str:
     writer.indent(mapping=2, sequence=4, offset=2)
     writer.width = WIDTH
     stream = io.StringIO()
-    writer.dump(data, stream)
+    writer.dump(_quoted_where_raw(data), stream)
     top = "".join(f"# {line}\n" if line else "\n" for line in header)
-    return top + stream.getvalue()
+    return _RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", top + stream.getvalue())
+
+
+def _quoted_where_raw(value: Any) -> Any:
+    """Every string holding a character of _RAW double-quoted (in place, so a mapping keeps
+    its flow style and comments): only there is a backslash-u escape read back as the
+    character."""
+    if isinstance(value, str) and _RAW.search(value):
+        return double_quoted(value)
+    if isinstance(value, MutableMapping):
+        for key in list(value):
+            value[key] = _quoted_where_raw(value[key])
+    elif isinstance(value, MutableSequence):
+        for index, item in enumerate(value):
+            value[index] = _quoted_where_raw(item)
+    return value
 
 
 __all__ = [

@@ -27,6 +27,7 @@ from ..typesetting.paper import page_area_mm
 from ..typesetting.units import MM_PER_PT, mm_short, pt
 from .base import Document, page_context
 from .common import health_text, hp_track, signed
+from .sources import Origins
 
 TEMPLATE = "vehicle/vehicle.html"
 
@@ -110,11 +111,12 @@ def _crewed_phrase(ability: VehicleAbility) -> dict[str, str]:
     }
 
 
-def _abilities(stats: VehicleStats) -> list[dict[str, Any]]:
+def _abilities(stats: VehicleStats, origins: Origins) -> list[dict[str, Any]]:
     # The author's order, as the books print stat blocks (RULES.md §15).
     return [
         {
             "level": str(a.level),
+            "source": origins.ability(a.name, a.level),
             "name": display(a.name),
             "crewed": _crewed_phrase(a),
             "note": a.note,
@@ -144,7 +146,7 @@ def _track_rows(count: int, injured_at: int, zero: bool) -> list[list[dict[str, 
     return rows
 
 
-def _stat_boxes(stats: VehicleStats) -> list[dict[str, str]]:
+def _stat_boxes(stats: VehicleStats, origins: Origins) -> list[dict[str, str]]:
     moving = _ability(stats, stats.movement)
     moving_level = moving.crewed if moving is not None else 0
     stalking = _ability(stats, "stalking")
@@ -162,16 +164,29 @@ def _stat_boxes(stats: VehicleStats) -> list[dict[str, str]]:
         else f"defense + {display(stats.movement)} {moving_level}"
     )
 
-    def box(label: str, value: str, why: str, size: str) -> dict[str, str]:
-        return {"label": label, "value": value, "why": why, "size": size}
+    def box(label: str, value: str, why: str, size: str, stat: str) -> dict[str, str]:
+        source = origins.stat(stat)
+        return {"label": label, "value": value, "why": why, "size": size, "source": source}
 
     return [
-        box("Defense", str(stats.defense), defense_why, "big"),
-        box("Without crew", str(stats.defense_uncrewed), "no one at the controls", "big"),
-        box("Evading", str(stats.defense_evading), evading_why, "big"),
-        box("Hit points", str(stats.hit_points), "= toughness", "small"),
-        box("Stamina", str(stats.stamina), "injured at or below", "small"),
-        box("Initiative", signed(stats.initiative_bonus), initiative_why, "small"),
+        box("Defense", str(stats.defense), defense_why, "big", "defense"),
+        box(
+            "Without crew",
+            str(stats.defense_uncrewed),
+            "no one at the controls",
+            "big",
+            "defense_uncrewed",
+        ),
+        box("Evading", str(stats.defense_evading), evading_why, "big", "defense_evading"),
+        box("Hit points", str(stats.hit_points), "= toughness", "small", "hit_points"),
+        box("Stamina", str(stats.stamina), "injured at or below", "small", "stamina"),
+        box(
+            "Initiative",
+            signed(stats.initiative_bonus),
+            initiative_why,
+            "small",
+            "initiative_bonus",
+        ),
     ]
 
 
@@ -234,7 +249,7 @@ def _weapon(weapon: Weapon) -> dict[str, str]:
     }
 
 
-def _fuel(stats: VehicleStats) -> dict[str, Any]:
+def _fuel(stats: VehicleStats, origins: Origins) -> dict[str, Any]:
     notes = []
     for name, text in FREE_ROUTES.items():
         found = _ability(stats, name)
@@ -246,6 +261,7 @@ def _fuel(stats: VehicleStats) -> dict[str, Any]:
         rule = "No range: it cannot travel routes, but still moves in combat."
     return {
         "count": str(stats.fuel),
+        "source": origins.stat("fuel"),
         "rows": _track_rows(stats.fuel, 0, zero=False),
         "rule": rule,
         "notes": notes,
@@ -396,6 +412,7 @@ def vehicle_view(
     stats = block.stats
     if not isinstance(stats, VehicleStats):
         raise TypeError(f"{block.name} is not a vehicle")
+    origins = Origins(block)
     medium = MEDIUM.get(stats.movement, "")
     bands = health_text(stats.health)
     view: dict[str, Any] = {
@@ -405,16 +422,17 @@ def vehicle_view(
         "description": block.description,
         "kind": f"{medium.capitalize()} vehicle" if medium else "Vehicle",
         "movement": display(stats.movement),
-        "stats": _stat_boxes(stats),
-        "abilities": _abilities(stats),
+        "stats": _stat_boxes(stats, origins),
+        "abilities": _abilities(stats, origins),
         "hp": {
             "max": str(stats.hit_points),
+            "source": origins.stat("hit_points"),
             "rows": _track_rows(stats.hit_points, stats.stamina, zero=True),
             # Ranges read with an en dash: "12–22".
             "healthy": bands["healthy"].replace("-", "–"),
             "injured": bands["injured"].replace("-", "–"),
         },
-        "fuel": _fuel(stats),
+        "fuel": _fuel(stats, origins),
         "weapons": [_weapon(w) for w in stats.weapons],
         "fired_by": _fired_by(stats),
         "seats": [_seat(stats, stats.operator, "operator"), _seat(stats, stats.gunner, "gunner")],

@@ -88,6 +88,10 @@ class Manifest:
         # have no entry and are never removed.
         self.made: dict[str, tuple[str, str]] = {}
         self.recorded: set[str] = set()  # what this run wrote or confirmed
+        # The bytes a file had before a write the journal announced: a build killed
+        # between the announcement and the rename leaves the old file, still ours.
+        self.before: dict[str, str] = {}
+        self._announced: dict[str, str] = {}
         self.problems: list[str] = []  # a record we could not read or keep: reported once
         self._journal: int | None = None
         self._load()
@@ -134,6 +138,11 @@ class Manifest:
                 self.made.pop(name, None)
             elif isinstance(sha, str):
                 self.files[name] = sha
+                was = step.get("was")
+                if isinstance(was, str):
+                    self.before[name] = was
+                else:
+                    self.before.pop(name, None)
                 entry = _entry(step.get("made"))
                 if entry is not None:
                     self.made[name] = entry
@@ -148,25 +157,41 @@ class Manifest:
             return True
         if name not in self.files or not target.is_file():
             return False
-        return file_digest(target) == self.files[name]
+        found = file_digest(target)
+        return found is not None and found in (self.files[name], self.before.get(name))
 
     def holds(self, name: str, data: bytes) -> bool:
         """Whether the file ``name`` is ours, unchanged, and already these very bytes."""
         target = self.folder / name
         return target.is_file() and self.files.get(name) == digest(data) and self.may_write(name)
 
+    def announce(self, name: str, data: bytes, kind: str = "", campaign: str = "") -> None:
+        """``name`` is about to hold ``data``: journaled before the file is renamed into
+        place, with the bytes it had, so a kill at any moment leaves a file we know."""
+        sha = digest(data)
+        step: dict[str, object] = {"name": name, "sha256": sha}
+        if name in self.files:
+            step["was"] = self.files[name]
+        if kind:
+            step["made"] = [kind, campaign]
+        self._append(step)
+        self._announced[name] = sha
+
     def record(self, name: str, data: bytes, kind: str = "", campaign: str = "") -> None:
         """``name`` now holds ``data``, made as ``kind`` for ``campaign`` (its folder)."""
         sha = digest(data)
+        if self._announced.pop(name, None) != sha:  # not announced: journal it now
+            step: dict[str, object] = {"name": name, "sha256": sha}
+            if kind:
+                step["made"] = [kind, campaign]
+            self._append(step)
         self.files[name] = sha
+        self.before.pop(name, None)
         self.recorded.add(name)
-        step: dict[str, object] = {"name": name, "sha256": sha}
         if kind:
             self.made[name] = (kind, campaign)
-            step["made"] = [kind, campaign]
         else:
             self.made.pop(name, None)
-        self._append(step)
 
     def unmade(self, kinds: set[str], campaign: str, made: Callable[[str], bool]) -> list[str]:
         """Files of these kinds that we wrote for this campaign, that are unchanged since,

@@ -6,6 +6,18 @@ import io
 from pathlib import Path
 
 PNG_DPI = 150
+# Pictures are made in the build's own process, from a PDF a stranger's theme may have
+# made enormous (a 120-inch page, thousands of pages): each picture is scaled down to at
+# most this many pixels (a Tabloid page at 150 dpi is 4.2 million), and a document gives
+# at most MAX_PNG_PAGES of them (the build says so when it stops short).
+MAX_PNG_PIXELS = 8_000_000
+MAX_PNG_PAGES = 200
+
+
+def _scale(page: object, wanted: float) -> float:
+    width, height = page.get_size()  # type: ignore[attr-defined]
+    most: float = (MAX_PNG_PIXELS / max(float(width * height), 1.0)) ** 0.5
+    return min(wanted, most)
 
 
 def page_pngs(pdf: Path, dpi: int = PNG_DPI) -> dict[str, bytes]:
@@ -18,8 +30,9 @@ def page_pngs(pdf: Path, dpi: int = PNG_DPI) -> dict[str, bytes]:
     document = pypdfium2.PdfDocument(str(pdf))
     try:
         digits = max(2, len(str(len(document))))
-        for number, page in enumerate(document, start=1):
-            image = page.render(scale=dpi / 72).to_pil()
+        for number in range(1, min(len(document), MAX_PNG_PAGES) + 1):
+            page = document[number - 1]
+            image = page.render(scale=_scale(page, dpi / 72)).to_pil()
             buffer = io.BytesIO()
             image.save(buffer, format="PNG", optimize=True)
             pages[f"{pdf.stem}-{number:0{digits}d}.png"] = buffer.getvalue()
@@ -37,9 +50,12 @@ def contact_sheet(pdf: Path, columns: int = 4, width_px: int = 1600) -> bytes | 
     try:
         thumbs = []
         cell = width_px // columns
-        for page in document:
-            image = page.render(scale=cell / page.get_width()).to_pil()
-            thumbs.append(image)
+        for index in range(min(len(document), MAX_PNG_PAGES)):
+            page = document[index]
+            width, height = page.get_size()
+            # A cell's width, and never taller than two: a freak page cannot grow the sheet.
+            scale = min(cell / max(width, 1.0), 2 * cell / max(height, 1.0))
+            thumbs.append(page.render(scale=scale).to_pil())
     finally:
         document.close()
     if not thumbs:

@@ -140,7 +140,31 @@ def _limit_memory(memory_mb: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def _worker(job: Job, conn: Connection, memory_mb: int) -> None:
+def _outlive_no_parent(timeout_s: float) -> None:
+    """A worker whose build was killed outright (``kill -9``) must not render on alone:
+    on Linux it dies with its parent, and everywhere its CPU time is capped a little past
+    the build's own time limit (which only the parent enforces)."""
+    try:
+        import resource
+
+        seconds = int(timeout_s) + 5
+        _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+        if hard == resource.RLIM_INFINITY or hard > seconds:
+            resource.setrlimit(resource.RLIMIT_CPU, (seconds, hard))
+    except (ImportError, ValueError, OSError):
+        pass
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return  # not Linux: the CPU limit above still holds
+    if os.getppid() == 1:  # the parent died before we asked
+        os._exit(1)
+
+
+def _worker(job: Job, conn: Connection, memory_mb: int, timeout_s: float) -> None:
     outcome: Outcome
     # Ctrl-C, Ctrl-\ and a closing terminal reach every process of the terminal's group;
     # the parent alone handles them (and stops us), so a worker must not die printing a
@@ -154,6 +178,7 @@ def _worker(job: Job, conn: Connection, memory_mb: int) -> None:
     # (15-24% of a render, PERFORMANCE.md), and the memory limit still bounds the worker.
     gc.disable()
     try:
+        _outlive_no_parent(timeout_s)
         _limit_memory(memory_mb)
         outcome = render_job(job)
     except (MemoryError, SystemError):
@@ -251,12 +276,16 @@ def _run_workers(
                 process.join(5)
 
 
-def _start(context: Any, job: Job, child: Connection, memory_mb: int) -> Any:
+def _start(
+    context: Any, job: Job, child: Connection, memory_mb: int, timeout_s: float
+) -> Any:
     """Start a worker with the stop signals held back until it has started. Raised in
     the middle of a fork, a KeyboardInterrupt would be dropped with a printed trace; held
     back, it arrives a moment later where the build can act on it. The worker itself
     ignores Ctrl-C from its first instruction (``_worker``), so it never prints one."""
-    process = context.Process(target=_worker, args=(job, child, memory_mb), daemon=True)
+    process = context.Process(
+        target=_worker, args=(job, child, memory_mb, timeout_s), daemon=True
+    )
     if hasattr(signal, "pthread_sigmask"):
         held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         try:
@@ -290,7 +319,7 @@ def _drive(
         while pending and len(running) < workers:
             job = pending.pop(0)
             parent, child = context.Pipe(duplex=False)
-            process = _start(context, job, child, memory_mb)
+            process = _start(context, job, child, memory_mb, timeout_s)
             child.close()
             running[job.key] = (process, parent, time.monotonic())
         ready = multiprocessing.connection.wait([c for _, c, _ in running.values()], timeout=0.2)

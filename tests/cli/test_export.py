@@ -42,7 +42,7 @@ def test_export_foundry_writes_actors_tokens_and_the_module(cli: Cli, campaign: 
         'campaign/party.yaml:5: warning: entry "Ann Kell": portrait: face.png is not an image'
         " scratchpress can read; portraits must be PNG, JPEG or WebP; its token shows AK"
         " instead",
-        "wrote vtt: 2 actors, 4 tokens, module.json and the compendium's sources"
+        "wrote vtt: 2 actors, 2 tokens (256 and 512 px), module.json and the compendium's sources"
         " (packs/actors/_source/)",
         "next: copy it to Foundry's Data/modules/scratchpress-gull-rock/ and import"
         ' (docs/vtt.md, "Foundry VTT")',
@@ -110,7 +110,7 @@ def test_export_tokens_writes_the_tokens_alone(cli: Cli, campaign: Path) -> None
         "bo-256.png",
         "bo-512.png",
     ]
-    assert result.stderr.splitlines()[-1] == "wrote tokens-out: 4 tokens"
+    assert result.stderr.splitlines()[-1] == "wrote tokens-out: 2 tokens (256 and 512 px)"
 
 
 def test_a_campaign_with_errors_exports_nothing(cli: Cli, write_campaign: WriteCampaign) -> None:

@@ -109,3 +109,18 @@ def test_the_writer_keeps_order_and_writes_the_house_style() -> None:
         "stealth": 1,
     }
     assert back["notes"] == [long_note, "no", "yes: but"]
+
+
+def test_a_strangers_bidi_override_or_escape_never_reaches_the_terminal_raw() -> None:
+    """`import` prints the YAML it makes: a name holding U+202E or ESC is written
+    double-quoted, escaped, and reads back as the same name."""
+    import yaml
+
+    from scratchpress.definitions.yamlio import dump_yaml, flow
+
+    name, note = "Ev\u202eil \x1b[31m", "a \u2066 note"
+    abilities = flow({"toughness": {"level": 2, "note": note}})
+    text = dump_yaml({"characters": [{"name": name, "abilities": abilities}]})
+    assert "\u202e" not in text and "\x1b" not in text and "\u2066" not in text
+    loaded = yaml.safe_load(text)["characters"][0]
+    assert loaded["name"] == name and loaded["abilities"]["toughness"]["note"] == note

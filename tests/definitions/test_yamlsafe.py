@@ -984,3 +984,24 @@ def test_a_key_given_twice_on_purpose_gets_no_advice_about_commas(write_campaign
         "characters:\n  - name: Ann\n    abilities: {toughness: 2, toughness: 3}\n",
     )
     assert_fails_with(result, f'{FILE}:3: duplicate key "toughness" (first given on line 3)')
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("bleed = yes", "a yes-or-no setting is true or false, without quotes: write bleed = true"),
+        ("jobs = many", "jobs is a whole number, written without quotes: write jobs = 2, say"),
+        ('bleed = "yes"', "build.bleed: must be true or false (without quotes), got 'yes'"),
+    ],
+)
+def test_a_setting_of_the_wrong_kind_says_how_to_write_it(
+    tmp_path: Path, line: str, says: str
+) -> None:
+    """Regression: every bare word got "text values need quotes", which for a yes-or-no
+    or a number setting is wrong, and quoting it then failed in pydantic's words."""
+    from scratchpress.definitions.settings import load_settings
+
+    (tmp_path / "scratchpress.toml").write_text(f"[build]\n{line}\n")
+    problems: list[Any] = []
+    load_settings(tmp_path, None, problems)
+    assert len(problems) == 1 and says in str(problems[0]), problems

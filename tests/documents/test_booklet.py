@@ -615,7 +615,7 @@ def test_a_cover_that_is_not_a_picture(write_campaign: WriteCampaign) -> None:
     )
     (folder / "cover.png").write_text("not a picture")
     assert _problems(folder) == [
-        "campaign/booklet.yaml:2: cover: cover.png is not a picture Pillow can read"
+        "campaign/booklet.yaml:2: cover: cover.png is not an image scratchpress can read; pictures must be PNG, JPEG or WebP"
     ]
     (folder / "booklet.yaml").write_text("title: T\ncover: ../x.png\nchapters: [one.md]\n")
     assert _problems(folder) == [
@@ -1423,8 +1423,8 @@ def _damaged_booklet(write_campaign: WriteCampaign) -> Path:
 
 DAMAGED_LINES = [
     "campaign/one.md:3: pics/cut-header.png is damaged or truncated",
-    "campaign/one.md:5: pics/ppm.png is not a picture Pillow can read",
-    "campaign/one.md:7: pics/sgi.png is not a picture Pillow can read",
+    "campaign/one.md:5: pics/ppm.png is not an image scratchpress can read; pictures must be PNG, JPEG or WebP",
+    "campaign/one.md:7: pics/sgi.png is not an image scratchpress can read; pictures must be PNG, JPEG or WebP",
     "campaign/one.md:9: pics/cut-data.png is damaged or truncated",
     "campaign/booklet.yaml:3: cover: pics/cover.png is damaged or truncated",
 ]

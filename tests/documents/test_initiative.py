@@ -490,3 +490,27 @@ def test_a_name_that_cannot_fit_warns_and_fails_with_strict(
     strict = cli(*args, "--strict")
     assert strict.exit_code == 1
     assert "--strict:" in strict.stderr
+
+
+# ------------------------------------------------------------------------------------------
+# The live preview's sources (issue 29)
+
+
+def test_each_number_on_a_card_knows_its_line_and_its_rule(
+    example: tuple[Campaign, Computed],
+) -> None:
+    from urllib.parse import parse_qs
+
+    def decoded(source: str) -> dict[str, str]:
+        return {k: v[0] for k, v in parse_qs(source, keep_blank_values=True).items()}
+
+    _, computed = example
+    cards = _cards(computed)
+    card = next(c for c in cards if c["title"] == "Ludo Farrow")
+    agility = decoded(card["defenses"][0]["source"])
+    assert agility["trace"] == "agility 12 = 10 + acrobatics 2"
+    assert (agility["entry"], agility["field"]) == ("Ludo Farrow", "abilities.acrobatics")
+    assert len(card["attack_sources"]) == len(card["attacks"])
+    group = next(c for c in cards if c["title"] == "The Rookery")
+    assert decoded(group["bonus_source"])["trace"].startswith("group initiative bonus 38 =")
+    assert all(len(m["sources"]) == len(m["cells"]) for m in group["members"])

@@ -384,3 +384,29 @@ def test_a_big_roster_s_initiative_cards_render_in_batches_on_landscape_sheets(
     sheets = len(cards.imposed.units)
     assert sheets > 2 * SHEETS_PER_BATCH  # enough for every core
     assert cards.imposed.paper_mm == (279.4, 215.9)  # landscape Letter, as the layout turns it
+
+
+# --------------------------------------------------------------------------------------------
+# the live preview's sources (issue 29)
+
+
+def test_each_roster_number_knows_its_line_and_its_rule(write_campaign: WriteCampaign) -> None:
+    from urllib.parse import parse_qs
+
+    def decoded(source: object) -> dict[str, str]:
+        return {k: v[0] for k, v in parse_qs(str(source), keep_blank_values=True).items()}
+
+    context = _context(write_campaign({"raiders.yaml": RAIDERS}))
+    chokestar = _blocks(context)["Chokestar"]
+    stats = {v["label"]: decoded(v["source"]) for v in chokestar["stats"]}  # type: ignore[attr-defined]
+    assert stats["agility"]["trace"] == "agility 13 = 10 + stealth 3"
+    assert (stats["agility"]["line"], stats["agility"]["field"]) == ("4", "abilities.stealth")
+    levels = [decoded(a["source"]) for a in chokestar["abilities"]]  # type: ignore[attr-defined]
+    assert [a["field"] for a in levels] == [
+        "abilities.wrestling",
+        "abilities.stealth",
+        "abilities.toughness",
+    ]
+    thugs = _blocks(context)["Thugs"]
+    hp = decoded(thugs["stats"][-1]["source"])  # type: ignore[index]
+    assert (hp["entry"], hp["field"]) == ("Gunhand", "minions.0.stamina")

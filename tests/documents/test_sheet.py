@@ -631,3 +631,35 @@ def test_a_label_that_crowds_its_frame_is_reported(tmp_path: Path) -> None:
     messages = [problem.message for problem in built.report.lint]
     assert any(m.startswith("minion Intelligence box overflows by") for m in messages), messages
     assert all(p.entry == "Boss" for p in built.report.lint)
+
+
+# --------------------------------------------------------------------------------------------
+# The live preview's sources (issue 29)
+
+
+def test_a_preview_render_links_each_number_and_a_printed_one_does_not() -> None:
+    from urllib.parse import parse_qs
+
+    from scratchpress.render.templating import render_html
+
+    campaign = load_campaign([examples_dir()])
+    computed = compute_campaign(campaign)
+    [ludo] = [
+        d for d in sheet.documents(computed, campaign, BuildOptions()) if d.title == "Ludo Farrow"
+    ]
+    context = ludo.context
+    agility = parse_qs(context["defenses"][0]["source"])
+    assert agility["trace"] == ["agility 12 = 10 + acrobatics 2"]
+    assert agility["field"] == ["abilities.acrobatics"]
+    assert all(row["source"] for row in context["actions"]["rolled"] if row["roll"] != "d20")
+    assert {"hp", "stamina", "initiative"} <= set(context["vitals"]["sources"])
+    printed = render_html(ludo.template, context)
+    previewed = render_html(ludo.template, {**context, "preview": True})
+    assert "sp-source" not in printed
+    assert '<a class="sp-source" href="scratchpress-source:?file=' in previewed
+    # The links change nothing else: without them the page reads the same.
+    import re
+
+    unlinked = re.sub(r'<a class="sp-source" href="[^"]*">([^<]*)</a>', r"\1", previewed)
+    unlinked = re.sub(r"\na\.sp-source \{[^}]*\}\n", "\n", unlinked)
+    assert unlinked == printed

@@ -357,3 +357,26 @@ def test_carry_table_names_the_party_by_strength(
     assert re.search(r"(^| )10 20 kg .*? 220 lb Marisol Achterberg, Ilse Marrow", text)
     assert "Outside this table: Teodora Vance (strength 9)." in text
     assert "Hester Greaves" not in text
+
+
+# --------------------------------------------------------------------------------------------
+# The live preview's sources (issue 29)
+
+
+def test_each_vehicle_defense_knows_its_line_and_its_rule(
+    example: tuple[Campaign, Computed],
+) -> None:
+    from urllib.parse import parse_qs
+
+    def decoded(source: str) -> dict[str, str]:
+        return {k: v[0] for k, v in parse_qs(source, keep_blank_values=True).items()}
+
+    _, computed = example
+    block = next(b for b in computed.of_kind("vehicle") if b.name == "Old Patience")
+    boxes = {box["label"]: decoded(box["source"]) for box in vehicle_view(block)["stats"]}
+    assert boxes["Defense"]["trace"] == "defense 14 = 10 + quickness 4 (crewed)"
+    assert boxes["Defense"]["field"] == "abilities.quickness"
+    # Without crew, the countermeasures decide it: the link names that line.
+    assert boxes["Without crew"]["field"] == "abilities.countermeasures"
+    assert boxes["Evading"]["trace"] == "evading 18 = defense 14 + quickness 4"
+    assert all(b["file"].endswith("vehicles.yaml") and b["line"] for b in boxes.values())

@@ -110,3 +110,29 @@ def test_the_journal_holds_one_json_line_per_step(tmp_path: Path) -> None:
     lines = [json.loads(line) for line in (tmp_path / JOURNAL).read_text().splitlines()]
     assert [sorted(step) for step in lines] == [["made", "name", "sha256"], ["forget", "name"]]
     assert os.stat(tmp_path / JOURNAL).st_size < 300
+
+
+def test_a_kill_between_the_announcement_and_the_rename_leaves_a_file_we_know(
+    tmp_path: Path,
+) -> None:
+    """The journal names a write before the file is renamed into place: killed in
+    between, the old file is still ours; killed after, the new one is."""
+    first = Manifest(tmp_path)
+    _written(tmp_path, "sheet-a.pdf", b"old", first)
+    first.save()
+    second = Manifest(tmp_path)
+    second.announce("sheet-a.pdf", b"new", "sheets", "/camp")  # killed here: no rename
+    assert Manifest(tmp_path).may_write("sheet-a.pdf")  # the old bytes still count
+    (tmp_path / "sheet-a.pdf").write_bytes(b"new")  # ... or killed just after the rename
+    assert Manifest(tmp_path).may_write("sheet-a.pdf")
+    (tmp_path / "sheet-a.pdf").write_bytes(b"the GM's edit")
+    assert not Manifest(tmp_path).may_write("sheet-a.pdf")
+
+
+def test_a_write_journaled_once_is_not_journaled_twice(tmp_path: Path) -> None:
+    manifest = Manifest(tmp_path)
+    manifest.announce("a.pdf", b"a", "sheets", "/camp")
+    (tmp_path / "a.pdf").write_bytes(b"a")
+    manifest.record("a.pdf", b"a", "sheets", "/camp")
+    manifest.close()
+    assert len((tmp_path / JOURNAL).read_text().splitlines()) == 1

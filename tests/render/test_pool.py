@@ -78,3 +78,42 @@ def test_a_spooled_job_reads_its_html_from_its_file(tmp_path: Path) -> None:
     # Spooled jobs are the large ones: they go first, without being read back to count.
     waiting.write_text("<p>x</p>" * 10_000, encoding="utf-8")
     assert pool.estimated_cost(spooled) > pool.estimated_cost(_job("b", "<p>x</p>" * 100))
+
+
+ORPHANED = """
+import sys
+from scratchpress.render.jobs import Job
+from scratchpress.render.pool import run_jobs
+from scratchpress.resources import templates_dir
+t = templates_dir()
+slow = "".join(f'<p style="break-after: page">page {i}</p>' for i in range(60000))
+print("started", flush=True)
+list(run_jobs([Job("slow", slow, t, (t,))], 1, 600.0))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
+def test_a_worker_dies_with_a_build_killed_outright() -> None:
+    """Regression: after `kill -9` on the build, its worker rendered on alone, with no
+    time limit (only the parent enforces it)."""
+    import subprocess
+    import sys
+    import time
+
+    parent = subprocess.Popen([sys.executable, "-c", ORPHANED], stdout=subprocess.PIPE, text=True)
+    assert parent.stdout is not None and parent.stdout.readline() == "started\n"
+    children = Path(f"/proc/{parent.pid}/task/{parent.pid}/children")
+    deadline = time.monotonic() + 30
+    while not children.read_text().split() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    [worker] = [int(pid) for pid in children.read_text().split()]
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{worker}").exists() and time.monotonic() < deadline:
+        status = Path(f"/proc/{worker}/status")
+        if status.exists() and "State:\tZ" in status.read_text():
+            break  # dead, waiting to be reaped by init
+        time.sleep(0.05)
+    status = Path(f"/proc/{worker}/status")
+    assert not status.exists() or "State:\tZ" in status.read_text()

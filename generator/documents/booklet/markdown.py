@@ -20,7 +20,7 @@ from markdown_it.token import Token
 from PIL import Image
 
 from ...render.confine import RefusedResource
-from ...render.images import ImageProblem, UnreadablePicture, open_picture, picture_data_url
+from ...render.images import ImageProblem, open_picture, picture_data_url
 from ...render.names import slug
 from ...render.templating import render_html
 from ...typesetting.units import MM_PER_INCH
@@ -137,10 +137,7 @@ def open_booklet_picture(path: Path, root: Path, name: str) -> Image.Image:
         real = campaign_file(path, root, name)
     except RefusedResource as err:
         raise ImageProblem(str(err)) from None
-    try:
-        return open_picture(real, [root], name, kind="pictures")
-    except UnreadablePicture:
-        raise ImageProblem(f"{name} is not a picture Pillow can read") from None
+    return open_picture(real, [root], name, kind="pictures")
 
 
 _LINK_SCHEMES = {"http", "https", "mailto"}

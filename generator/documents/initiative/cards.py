@@ -14,6 +14,7 @@ from ...statblocks import Block, Computed, InitiativeGroup
 from ...typesetting.fonts import FACES
 from ...typesetting.units import mm
 from ..common import signed
+from ..sources import Origins
 from .fitting import fit_text, member_name
 from .metrics import (
     CONDITIONS,
@@ -47,6 +48,16 @@ class Row:
 
 
 INIT_EXTRA_MM = 2.0  # "+30" is wider than a defense
+# The stat behind each defense column, for the preview's sources.
+DEFENSE_STATS = {"AGI": "agility", "INT": "intelligence", "STR": "strength", "DEF": "defense"}
+
+
+def number_sources(stats: CharacterStats, origins: Origins, individual: bool) -> list[str]:
+    """Where each number of a member row comes from, in the row's order."""
+    keys = [DEFENSE_STATS[label] for label, _ in defenses(stats)] + ["stamina"]
+    if individual:
+        keys.append("initiative_bonus")
+    return [origins.stat(key) for key in keys]
 
 
 def group_columns(
@@ -63,7 +74,11 @@ def group_columns(
 
 
 def member_rows(
-    group: InitiativeGroup, m: Metrics, individual: bool, columns_w: float
+    group: InitiativeGroup,
+    m: Metrics,
+    individual: bool,
+    columns_w: float,
+    computed: Computed | None = None,
 ) -> list[Row]:
     """One row per member; a minion group of two or more gets a numbered row each."""
     rows: list[Row] = []
@@ -73,6 +88,7 @@ def member_rows(
         values = [str(v) for _, v in defenses(stats)] + [str(stats.stamina)]
         if individual:
             values.append(signed(stats.initiative_bonus))
+        sources = number_sources(stats, Origins(block, computed), individual)
         letters = tick_letters(stats.actions)
         ticks = [{"letter": letter, "title": name} for name, letter in letters.items()]
         if m.one_line:
@@ -96,6 +112,7 @@ def member_rows(
                 "name_size": "" if size == m.member_pt else f"{size}pt",
                 "minion": minion,
                 "cells": values,
+                "sources": sources,
                 "hp_lines": lines,
                 "ticks": ticks,
                 "height": mm(height),
@@ -135,7 +152,18 @@ def legend(rows: Sequence[Row], limit: str = "once per target") -> str:
 def group_cards(group: InitiativeGroup, computed: Computed, m: Metrics) -> list[dict[str, Any]]:
     individual = computed.rules.individual_initiative
     columns = group_columns(computed, group.members, m)
-    rows = member_rows(group, m, individual, sum(width for _, width in columns))
+    rows = member_rows(group, m, individual, sum(width for _, width in columns), computed)
+    # The group's bonus: its rule names the member whose ability decides it.
+    bonus_source = next(
+        (
+            origins.traced("initiative_bonus", group.rule, "group")
+            for origins in (Origins(b, computed) for b in group.members)
+            if origins.deciding(group.rule) is not None
+        ),
+        Origins(group.members[0], computed).traced("initiative_bonus", group.rule, "group")
+        if group.members
+        else "",
+    )
     played = any(getattr(b.definition, "player", "") for b in group.members)
     chunks = paginate(rows, group_capacity(m))
     cards = []
@@ -147,6 +175,7 @@ def group_cards(group: InitiativeGroup, computed: Computed, m: Metrics) -> list[
                 "label": "Group",
                 "part": _part(index, len(chunks)),
                 "bonus": signed(group.bonus),
+                "bonus_source": bonus_source,
                 "bonus_label": "best single bonus" if individual else "group initiative",
                 "bonus_lines": bonus_lines(group.rule),
                 "columns": [{"label": label, "width": mm(width)} for label, width in columns],
@@ -226,7 +255,10 @@ def character_cards(
         rows_needed = math.ceil(len(CONDITIONS) / 2)
         if used + m.legend_h + rows_needed * m.pitch + m.section_gap <= m.inner_h - top:
             conditions = [list(CONDITIONS[i : i + 2]) for i in range(0, len(CONDITIONS), 2)]
+    origins = Origins(block, computed)
     attacks = attack_rows(stats)
+    # Where each attack's bonus comes from, for the preview, in the attacks' order.
+    sources = [origins.action(action) for action in stats.actions if action.attack]
     chunks: list[list[dict[str, Any]]] = []
     room = max(1, math.floor((first + 1e-6) / m.attack_h))
     chunks.append(attacks[:room])
@@ -235,6 +267,7 @@ def character_cards(
     while rest:
         chunks.append(rest[:per_later])
         rest = rest[per_later:]
+    starts = [sum(len(chunk) for chunk in chunks[:i]) for i in range(len(chunks))]
     # The framed number is the one this player adds to d20: the group's when the group
     # rolls together, else their own. No second number beside it may contradict it.
     if group is None:
@@ -243,6 +276,11 @@ def character_cards(
         group_line, rolled = f"Rolls alone · {group.name}", stats.initiative_bonus
     else:
         group_line, rolled = f"Rolls with {group.name}", group.bonus
+    init_source = (
+        origins.traced("initiative_bonus", group.rule, "group")
+        if group is not None and not individual
+        else origins.stat("initiative_bonus")
+    )
     # What to roll comes first, so a long group name is what gets cut.
     meta_w = (m.side_w or m.inner_w) - 0.5
     group_line = fit_text(group_line, FACES["sans"], META_PT, meta_w)
@@ -258,11 +296,18 @@ def character_cards(
                 "group": group.name if group else "",
                 "group_line": group_line,
                 "init": initiative_roll(rolled),
-                "defenses": [{"label": k, "value": str(v)} for k, v in defenses(stats)],
+                "init_source": init_source if rolled else "",
+                "defenses": [
+                    {"label": k, "value": str(v), "source": origins.stat(DEFENSE_STATS[k])}
+                    for k, v in defenses(stats)
+                ],
                 "stamina": str(stats.stamina),
+                "stamina_source": origins.stat("stamina"),
                 "hit_points": str(stats.hit_points),
+                "hit_points_source": origins.stat("hit_points"),
                 "hp_lines": lines,
                 "attacks": chunk,
+                "attack_sources": sources[starts[index] : starts[index] + len(chunk)],
                 "conditions": conditions if index == 0 else [],
                 "player": {
                     "title": block.name,

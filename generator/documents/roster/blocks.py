@@ -11,9 +11,10 @@ from typing import Any
 from ...rules.abilities import display
 from ...rules.actions import Action
 from ...rules.character import CharacterStats
-from ...statblocks import Block
+from ...statblocks import Block, Computed
 from ...typesetting.units import mm
 from ..common import hp_track, signed
+from ..sources import Origins
 from .geometry import (
     BLOCK_PAD_BOTTOM,
     BLOCK_PAD_TOP,
@@ -166,12 +167,28 @@ class Item:
     group: str = ""
 
 
-def minion_view(block: Block, g: Geometry) -> tuple[dict[str, Any], float]:
+def with_sources(
+    origins: Origins,
+    stats: CharacterStats,
+    values: list[dict[str, str]],
+    abilities: list[dict[str, str]],
+) -> None:
+    """Where the header's numbers and each ability's level come from, for the preview."""
+    for value in values:
+        value["source"] = origins.stat(value["label"])
+    for row, ability in zip(abilities, stats.abilities, strict=True):
+        row["source"] = origins.ability(ability)
+
+
+def minion_view(
+    block: Block, g: Geometry, computed: Computed | None = None
+) -> tuple[dict[str, Any], float]:
     stats = stats_of(block)
     values = header_values(stats)
     count = f"×{block.count}" if block.count > 1 else ""
     lines = count_lines(header_runs(block.name, count, values, block.description), g.minion_w)
     abilities, ability_lines = ability_rows(stats, g.minion_w - g.hang)
+    with_sources(Origins(block, computed), stats, values, abilities)
     attacks = attack_rows(stats)
     ability_lines += count_lines(attack_runs(attacks), g.minion_w) if attacks else 0
     ticks = tick_boxes(stats)
@@ -218,12 +235,19 @@ def minion_view(block: Block, g: Geometry) -> tuple[dict[str, Any], float]:
 
 
 def npc_item(
-    block: Block, minions: Sequence[Block], g: Geometry, show_init: bool, group: str
+    block: Block,
+    minions: Sequence[Block],
+    g: Geometry,
+    show_init: bool,
+    group: str,
+    computed: Computed | None = None,
 ) -> Item:
     stats = stats_of(block)
     values = header_values(stats)
     lines = count_lines(header_runs(block.name, "", values, block.description), g.column_w)
     abilities, ability_lines = ability_rows(stats, g.ability_w)
+    origins = Origins(block, computed)
+    with_sources(origins, stats, values, abilities)
     attacks = attack_rows(stats)
     ability_lines += count_lines(attack_runs(attacks), g.column_w) if attacks else 0
     ticks = tick_boxes(stats)
@@ -240,7 +264,7 @@ def npc_item(
     )
     minion_views = []
     for minion in minions:
-        view, extra = minion_view(minion, g)
+        view, extra = minion_view(minion, g, computed)
         minion_views.append(view)
         height += extra
     return Item(
@@ -255,6 +279,7 @@ def npc_item(
             "hp_rows": box_rows,
             "ticks": ticks,
             "init": init,
+            "init_source": origins.stat("initiative_bonus") if init else "",
             "gap": tail_gap(g.column_w, len(box_rows[0]), tail),
             "minions": minion_views,
             "height": mm(height),

@@ -12,6 +12,7 @@ from ...statblocks import Block, Computed, InitiativeGroup
 from ...typesetting import measure
 from ...typesetting.fonts import FACES
 from ..common import signed
+from ..sources import Origins
 from .blocks import Item, npc_item
 from .geometry import (
     BONUS_W,
@@ -44,6 +45,7 @@ class Section:
     how: str
     members: tuple[Block, ...]
     grouped: bool
+    bonus_source: str = ""  # where the group's bonus comes from, for the preview
 
 
 def sections(computed: Computed) -> list[Section]:
@@ -68,7 +70,12 @@ def sections(computed: Computed) -> list[Section]:
         else:
             bonus = signed(group.bonus)
             how = group.rule.split(" = ", 1)[-1].replace(" x ", " × ")
-        out.append(Section(name, bonus, how, tuple(members), True))
+        source = ""
+        if bonus:
+            found = [Origins(b, computed) for b in group.members]
+            deciding = [o for o in found if o.deciding(group.rule) is not None] or found
+            source = deciding[0].traced("initiative_bonus", group.rule, "group")
+        out.append(Section(name, bonus, how, tuple(members), True, source))
     if loose:
         out.append(Section("No initiative group", "", "each rolls alone", tuple(loose), False))
     return out
@@ -103,6 +110,7 @@ def section_items(
     view = {
         "name": section.name,
         "bonus": section.bonus,
+        "bonus_source": section.bonus_source,
         "how": section.how,
         "cont": False,
         "note": note,
@@ -110,10 +118,10 @@ def section_items(
     }
     items = [Item("group", head_h, view, key)]
     for block in section.members:
-        item = npc_item(block, minions.get(block.name, []), g, show_init, key)
+        item = npc_item(block, minions.get(block.name, []), g, show_init, key, computed)
         if item.height > g.content_h - SLACK - TITLE_H - head_h:
             # Taller than any column: it will run full width and break across pages.
-            wide = npc_item(block, minions.get(block.name, []), full, show_init, key)
+            wide = npc_item(block, minions.get(block.name, []), full, show_init, key, computed)
             item = Item("big", wide.height, wide.view, key)
         items.append(item)
     return items

@@ -37,6 +37,7 @@ from ...render.names import unique_stems
 from ...statblocks import Block, Computed
 from ...typesetting.paper import page_area_mm
 from ..base import Document, page_context
+from ..sources import Origins
 from . import metrics, minions, panels, text
 from .layout import ability_columns, fit, head_height
 from .metrics import PAGE_MARGIN_MM, PAGE_SLACK_MM, SIDE_COLUMN_MM
@@ -101,7 +102,8 @@ def sheet_context(
     definition = block.definition
     width, area_height = page_area_mm(options.paper, PAGE_MARGIN_MM)
     height = area_height - PAGE_SLACK_MM
-    defenses = panels.defenses(stats)
+    origins = Origins(block, computed)
+    defenses = panels.defenses(stats, origins)
     name_size = text.name_size(block.name)
     command = stats.levels.get("command", 0)
     # The continuation page, if there is one, follows the front and the minion back.
@@ -128,7 +130,7 @@ def sheet_context(
         if command >= 1
         else None
     )
-    front = ability_columns(stats, layout, width - SIDE_COLUMN_MM, f"see p. {more_page}")
+    front = ability_columns(stats, layout, width - SIDE_COLUMN_MM, f"see p. {more_page}", origins)
     notes_cut = any(row["cut"] for column in front for group in column for row in group["rows"])
     frames = back["frames"] if back is not None else []
     more = continuation(
@@ -153,7 +155,7 @@ def sheet_context(
         for field, written, limit in (("player", player, PLAYER_MAX), ("group", group, GROUP_MAX))
         if len(written) > limit
     ]
-    actions = [action_row(a) for a in stats.actions]
+    actions = [action_row(a, origins.action(a)) for a in stats.actions]
     return {
         "page": page_context(options),
         "title": f"{block.name} — character sheet",
@@ -188,9 +190,9 @@ def sheet_context(
             "other": [a for a in actions if not a["rolled"]],
         },
         "conditions": list(CONDITIONS),
-        "movement": panels.movement(stats),
-        "carry": panels.carry(stats, options),
-        "cp": panels.cp(stats),
+        "movement": panels.movement(stats, origins),
+        "carry": panels.carry(stats, options, origins),
+        "cp": panels.cp(stats, origins),
         "development": DEVELOPMENT_NOTE,
         "minion_note": panels.minion_note(back),
         "more_note": f"notes continued on p. {more_page}" if more is not None else "",

@@ -15,6 +15,7 @@ from ...rules import CharacterStats
 from ...rules.abilities import display
 from ...rules.actions import Action
 from ...typesetting.measure import lines_for, text_width_mm, wrapped_lines
+from ..sources import Origins
 from . import panels
 from .metrics import (
     ABILITY_CHROME_MM,
@@ -142,13 +143,22 @@ def split(items: list[tuple[str, float]], columns: int) -> list[list[tuple[str, 
 
 
 def ability_columns(
-    stats: CharacterStats, layout: Layout, panel_mm: float, more: str = ""
+    stats: CharacterStats,
+    layout: Layout,
+    panel_mm: float,
+    more: str = "",
+    origins: Origins | None = None,
 ) -> list[list[dict[str, Any]]]:
     """Category groups laid into columns of even (estimated) height in a panel
     ``panel_mm`` wide; a category cut between two columns repeats its title."""
     max_level = stats.budget.max_level
     rows = [
-        (category, ability_row(a, layout.note_limit, max_level, more))
+        (
+            category,
+            ability_row(
+                a, layout.note_limit, max_level, more, origins.ability(a) if origins else ""
+            ),
+        )
         for category, members in grouped(stats.abilities)
         for a in members
     ]

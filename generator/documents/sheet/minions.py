@@ -11,6 +11,7 @@ from ...rules.abilities import CHARACTER_CATEGORIES, category_of
 from ...rules.minions import MAX_MINIONS
 from ...statblocks import Block, Computed
 from ...typesetting.measure import wrapped_lines
+from ..sources import Origins
 from . import panels
 from .layout import ability_lead_mm
 from .metrics import (
@@ -126,7 +127,10 @@ def back(
         "over": over,
         "left": "" if over else f"{command - spent} CP left",
         "compact": compact,
-        "frames": [minion_frame(m, note_limit, f"see p. {more_page}") for m in minions],
+        "frames": [
+            minion_frame(m, note_limit, f"see p. {more_page}", Origins(m, computed))
+            for m in minions
+        ],
         # A minion may have at most the whole command in toughness, so that many HP boxes.
         "blanks": [
             {"boxes": list(range(command)), "index": str(count + i + 1)} for i in range(blanks)
@@ -142,19 +146,33 @@ def back(
     }
 
 
-def minion_frame(block: Block, note_limit: int | None, more: str = "") -> dict[str, Any]:
-    """A minion on the back; ``more`` follows whatever the back had to shorten."""
+def minion_frame(
+    block: Block, note_limit: int | None, more: str = "", origins: Origins | None = None
+) -> dict[str, Any]:
+    """A minion on the back; ``more`` follows whatever the back had to shorten;
+    ``origins`` says where its numbers come from, for the preview."""
     stats = panels.character_stats(block)
+    origins = origins or Origins(block)
     boxes = panels.boxes(stats.hit_points, stats.stamina)
     numbers = [
-        *panels.defenses(stats),
-        {"label": "Stamina", "value": str(stats.stamina), "caption": ""},
-        {"label": "Hit points", "value": str(stats.hit_points), "caption": ""},
+        *panels.defenses(stats, origins),
+        {
+            "label": "Stamina",
+            "value": str(stats.stamina),
+            "caption": "",
+            "source": origins.stat("stamina"),
+        },
+        {
+            "label": "Hit points",
+            "value": str(stats.hit_points),
+            "caption": "",
+            "source": origins.stat("hit_points"),
+        },
     ]
     order = list(CHARACTER_CATEGORIES)
     abilities = sorted(stats.abilities, key=lambda a: order.index(category_of(a.name)))
     description = cut(block.description, description_limit(note_limit))
-    rows = [ability_row(a, note_limit, None, more) for a in abilities]
+    rows = [ability_row(a, note_limit, None, more, origins.ability(a)) for a in abilities]
     description_more = more if description != whole(block.description) else ""
     return {
         "name": block.name,
@@ -174,6 +192,6 @@ def minion_frame(block: Block, note_limit: int | None, more: str = "") -> dict[s
         "bands": panels.bands(stats),
         # Minions have no maximum level of their own (RULES.md §7).
         "abilities": rows,
-        "actions": [action_row(a) for a in stats.actions if a.bonus is not None],
+        "actions": [action_row(a, origins.action(a)) for a in stats.actions if a.bonus is not None],
         "warnings": list(block.warnings),
     }

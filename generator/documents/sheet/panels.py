@@ -15,6 +15,7 @@ from ...rules.grid import GridMove
 from ...statblocks import Block, Computed
 from ..assets import portrait_problem, portrait_url
 from ..common import carry_cells, health_text, hp_track, signed
+from ..sources import Origins
 from .metrics import HP_SIZES, PORTRAIT_MM
 from .text import GROUP_MAX, cut, whole
 
@@ -51,21 +52,28 @@ def portrait(block: Block, campaign: Campaign, options: BuildOptions) -> str | N
         raise InputError([portrait_problem(str(err), block.source, block.name)]) from None
 
 
-def defenses(stats: CharacterStats) -> list[dict[str, str]]:
-    """The three defenses, or the classic single one, as large boxed numbers."""
+def defenses(stats: CharacterStats, origins: Origins | None = None) -> list[dict[str, str]]:
+    """The three defenses, or the classic single one, as large boxed numbers; ``origins``
+    adds where each came from, for the preview."""
     names = ("defense",) if stats.defense is not None else ("agility", "intelligence", "strength")
     result = []
     for name in names:
         value = getattr(stats, name)
         if value is not None:
             result.append(
-                {"label": name.capitalize(), "value": str(value), "caption": DEFENSE_CAPTIONS[name]}
+                {
+                    "label": name.capitalize(),
+                    "value": str(value),
+                    "caption": DEFENSE_CAPTIONS[name],
+                    "source": origins.stat(name) if origins else "",
+                }
             )
     return result
 
 
-def vitals(block: Block, stats: CharacterStats, computed: Computed) -> dict[str, str]:
+def vitals(block: Block, stats: CharacterStats, computed: Computed) -> dict[str, Any]:
     group = cut(block.group or "", GROUP_MAX)
+    origins = Origins(block, computed)
     individual = computed.rules.individual_initiative
     group_line = ""
     if group and not individual:
@@ -83,6 +91,11 @@ def vitals(block: Block, stats: CharacterStats, computed: Computed) -> dict[str,
         "initiative_label": "d20 + this bonus" if individual else "own bonus",
         "group": group,
         "group_line": group_line,
+        "sources": {
+            "hp": origins.stat("hit_points"),
+            "stamina": origins.stat("stamina"),
+            "initiative": origins.stat("initiative_bonus"),
+        },
     }
 
 
@@ -147,7 +160,7 @@ def career(definition: Any, careers: dict[str, str]) -> str:
     return careers.get(written.casefold(), written)
 
 
-def movement(stats: CharacterStats) -> dict[str, Any]:
+def movement(stats: CharacterStats, origins: Origins | None = None) -> dict[str, Any]:
     healthy, injured = stats.movement.healthy, stats.movement.injured
     columns = ["ground"]
     if healthy.air is not None:
@@ -158,30 +171,39 @@ def movement(stats: CharacterStats) -> dict[str, Any]:
         values = {"ground": move.ground, "air": move.air, "rough": move.rough, "water": move.water}
         return [str(values[c]) for c in columns]
 
+    def sources(move: GridMove, is_healthy: bool) -> list[str]:
+        return [origins.movement(c, is_healthy, move) if origins else "" for c in columns]
+
     return {
         "columns": columns,
         "rows": [
-            {"state": "healthy", "cells": cells(healthy)},
-            {"state": "injured", "cells": cells(injured)},
+            {"state": "healthy", "cells": cells(healthy), "sources": sources(healthy, True)},
+            {"state": "injured", "cells": cells(injured), "sources": sources(injured, False)},
         ],
     }
 
 
-def carry(stats: CharacterStats, options: BuildOptions) -> dict[str, Any] | None:
+def carry(
+    stats: CharacterStats, options: BuildOptions, origins: Origins | None = None
+) -> dict[str, Any] | None:
     if stats.carry is None:
         return None
     cells = carry_cells(stats.carry, options.units)
+    rows = [
+        {"label": "pack", "when": "all day", "value": cells["pack"]},
+        {"label": "carry", "when": "a few minutes", "value": cells["carry"]},
+        {"label": "lift", "when": "in place; drag it too", "value": cells["lift"]},
+    ]
+    for row in rows:
+        row["source"] = origins.carry(row["label"], row["value"]) if origins else ""
     return {
         "strength": cells["strength"],
-        "rows": [
-            {"label": "pack", "when": "all day", "value": cells["pack"]},
-            {"label": "carry", "when": "a few minutes", "value": cells["carry"]},
-            {"label": "lift", "when": "in place; drag it too", "value": cells["lift"]},
-        ],
+        "source": origins.stat("strength") if origins else "",
+        "rows": rows,
     }
 
 
-def cp(stats: CharacterStats) -> dict[str, Any]:
+def cp(stats: CharacterStats, origins: Origins | None = None) -> dict[str, Any]:
     budget = stats.budget
     highest = max((a.level for a in stats.abilities), default=0)
     pips = []
@@ -195,6 +217,7 @@ def cp(stats: CharacterStats) -> dict[str, Any]:
                 pips.append("free")
     return {
         "spent": str(stats.cp),
+        "source": origins.cp(stats) if origins else "",
         "budget": str(budget.cp),
         "max_level": str(budget.max_level),
         "over": stats.over_budget,

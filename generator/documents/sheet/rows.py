@@ -35,15 +35,21 @@ UNREPEATABLE_TICKS = 3
 
 
 def ability_row(
-    ability: AbilityLine, note_limit: int | None, max_level: int | None, more: str = ""
+    ability: AbilityLine,
+    note_limit: int | None,
+    max_level: int | None,
+    more: str = "",
+    source: str = "",
 ) -> dict[str, Any]:
     """One ability as the sheet prints it; ``more`` ("see p. 2") follows a shortened note
-    (a note left out altogether is announced once, over the panel)."""
+    (a note left out altogether is announced once, over the panel); ``source``: where its
+    level is written, for the preview (documents/sources.py)."""
     above = max_level is not None and ability.level > max_level
     note = cut(ability.note, note_limit)
     shortened = note != whole(ability.note)
     return {
         "level": str(ability.level),
+        "source": source,
         "name": display(ability.name),
         "note": note,
         "cut": shortened,
@@ -86,12 +92,13 @@ def target(text: str) -> dict[str, str]:
     return {"main": main, "sub": sub}
 
 
-def action_row(action: Action) -> dict[str, Any]:
+def action_row(action: Action, source: str = "") -> dict[str, Any]:
     roll, roll_from = roll_text(action)
     return {
         "name": action.name,
         "rolled": action.bonus is not None,
         "roll": roll,
+        "source": source,
         "roll_from": roll_from,
         "target": target(action.target),
         "range": action.range or "—",
