@@ -122,18 +122,11 @@ def _place(
     links = []
     for placement, offset in placements:
         source, first, _ = units[placement.unit]
-        if source not in opened:
-            opened[source] = pikepdf.open(io.BytesIO(sources[source]))
-        page = opened[source].pages[first + offset]
-        x0, y0, _, y1 = _box(page.mediabox)
+        (x0, y0, _, y1), found = _unit_links(source, first + offset, sources, opened)
         # As impose.py places the page: its top-left corner at the placement.
         dx = placement.x_mm * PT_PER_MM - x0
         dy = paper_h - placement.y_mm * PT_PER_MM - (y1 - y0) - y0
-        for annotation in page.obj.get("/Annots", []):
-            uri = _uri(annotation)
-            if uri is None or "/Rect" not in annotation:
-                continue
-            left, bottom, right, top = _box(annotation.Rect)
+        for left, bottom, right, top, uri in found:
             links.append(
                 out.make_indirect(
                     pikepdf.Dictionary(
@@ -147,6 +140,32 @@ def _place(
             )
     if links:
         sheet.obj.Annots = pikepdf.Array(links)
+
+
+# A unit's links, by its batch's cache key and page: a `preview` session rebuilds on every
+# save, and a roster of 1,000 NPCs has 7,000 links in batches that mostly did not change.
+_UNIT_LINKS: dict[tuple[str, int], tuple[tuple[float, ...], list[tuple[Any, ...]]]] = {}
+
+
+def _unit_links(
+    source: str, index: int, sources: Mapping[str, bytes], opened: dict[str, pikepdf.Pdf]
+) -> tuple[tuple[float, ...], list[tuple[Any, ...]]]:
+    known = _UNIT_LINKS.get((source, index))
+    if known is not None:
+        return known
+    if source not in opened:
+        opened[source] = pikepdf.open(io.BytesIO(sources[source]))
+    page = opened[source].pages[index]
+    found = []
+    for annotation in page.obj.get("/Annots", []):
+        uri = _uri(annotation)
+        if uri is None or "/Rect" not in annotation:
+            continue
+        found.append((*_box(annotation.Rect), uri))
+    if len(_UNIT_LINKS) > 20_000:
+        _UNIT_LINKS.clear()
+    _UNIT_LINKS[(source, index)] = known = (tuple(_box(page.mediabox)), found)
+    return known
 
 
 __all__ = ["carry_links", "decode", "source_anchors"]
