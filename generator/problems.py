@@ -16,6 +16,7 @@ MESSAGE_LIMIT = 500  # characters of a message, as a last resort
 # What a terminal would act on rather than show: C0 and C1 controls, DEL, the bidi marks,
 # embeddings, overrides and isolates (which reorder the rest of the line), line separators.
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+UNSAFE_CHARACTERS = _UNSAFE  # the same set, for the YAML writer (definitions/yamlio.py)
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # A value quoted in a message: by repr() or by hand, the quotes not part of a word (it's).
 _QUOTED = re.compile(

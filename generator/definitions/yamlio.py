@@ -27,16 +27,16 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
+from ..problems import UNSAFE_CHARACTERS
+
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 WIDTH = 4096  # no folding: each note stays on one line
 
-# What must never reach a terminal raw (problems.safe_text's set, but the line break that
-# YAML is made of): a stranger's name holding a right-to-left override or a C1 control is
-# written double-quoted, with the character as a \u escape that reads back the same.
-_RAW = re.compile(
-    "[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
-)
+# What must never reach a terminal raw (problems' set, but the line break that YAML is
+# made of): a stranger's name holding a right-to-left override or a C1 control is written
+# double-quoted, with the character as a \u escape that reads back the same.
+_RAW = re.compile(f"(?!\n){UNSAFE_CHARACTERS.pattern}")
 
 
 def read_builtin_yaml(path: Path) -> Any:

@@ -42,7 +42,7 @@ from .. import __version__
 from ..resources import fonts_dir
 from ..typesetting.fonts import system_fonts
 from .confine import RefusedResource, check_local_file
-from .files import TEMP_PREFIX, write_atomic
+from .files import TEMP_PREFIX, read_regular, write_atomic
 
 # Where versions before issue 13 kept the cache, inside the output folder. Left alone now.
 LEGACY_CACHE_DIR = ".scratchpress-cache"
@@ -152,18 +152,9 @@ MAX_RECORD_BYTES = 16 * 1024 * 1024
 
 
 def _read_regular(path: Path, limit: int = MAX_RECORD_BYTES) -> bytes:
-    """A regular file's bytes; a link, FIFO or device is refused with ``OSError`` unopened
-    or unread (a cache folder is ours alone, but nothing in it is ever followed), and so
-    is a file larger than ``limit``."""
-    fd = os.open(path, os.O_RDONLY | _NONBLOCK | _NOFOLLOW)
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError(f"{path}: not a regular file")
-        if info.st_size > limit:
-            raise OSError(f"{path}: larger than any entry we write")
-        # Never more than it had when we looked (read(n) sets n bytes aside at once).
-        return handle.read(info.st_size + 1)
+    """A cache file's bytes (a cache folder is ours alone, but nothing in it is ever
+    followed, and a file larger than any entry we write is not ours): ``OSError`` else."""
+    return read_regular(path, limit)
 
 
 @cache

@@ -74,6 +74,30 @@ def signals_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
+class TooLarge(OSError):
+    """A file larger than the most its reader takes: never read, ``size`` says how big."""
+
+    def __init__(self, path: Path, size: int) -> None:
+        super().__init__(f"{path}: {size} bytes, larger than any we write")
+        self.size = size
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """A regular file's bytes (our manifest, a cache entry). A link, FIFO or device raises
+    ``OSError`` unread (never followed, never waited on); a file over ``limit`` bytes
+    raises :class:`TooLarge` unread, however large a stranger made it."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(path, flags | getattr(os, "O_BINARY", 0))  # a planted link: ELOOP here
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(f"{path}: not a regular file")
+        if info.st_size > limit:
+            raise TooLarge(path, info.st_size)
+        # Never more than it had when we looked (read(n) sets n bytes aside at once).
+        return handle.read(info.st_size + 1)
+
+
 def reason(err: OSError) -> str:
     """An OS error in a GM's words: the system's own text, without the errno number."""
     return err.strerror or str(err) or type(err).__name__

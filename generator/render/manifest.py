@@ -15,12 +15,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 from collections.abc import Callable
 from pathlib import Path
 
 from ..definitions.files import display_path
-from .files import CannotWrite, reason, write_file
+from .files import CannotWrite, TooLarge, read_regular, reason, write_file
 
 MANIFEST = ".scratchpress-manifest.json"
 JOURNAL = ".scratchpress-manifest.journal"
@@ -48,16 +47,11 @@ def file_digest(path: Path) -> str | None:
 
 
 def _read_capped(path: Path) -> bytes:
-    """The file's bytes, or OSError (a link, a folder, too large: we own nothing then)."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
-    fd = os.open(path, flags)  # a planted link fails here (ELOOP)
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError("not a regular file")
-        if info.st_size > MAX_MANIFEST_BYTES:
-            raise ManifestTooLarge(path, info.st_size)
-        return handle.read(info.st_size + 1)  # read(n) sets n bytes aside at once
+    """The record's bytes, or OSError (a link, a folder, too large: we own nothing then)."""
+    try:
+        return read_regular(path, MAX_MANIFEST_BYTES)
+    except TooLarge as err:
+        raise ManifestTooLarge(path, err.size) from None
 
 
 class ManifestTooLarge(OSError):
