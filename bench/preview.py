@@ -48,11 +48,12 @@ class Events:
 
 
 def version(state: dict[str, Any], name: str) -> int:
-    """The document's version once the build is over (0 while it runs): the page asks for
-    its images then (the boxes over its numbers follow when their links are read)."""
+    """The document's version: the page asks for its images as soon as it moves, while
+    the build goes on with the rest (the boxes over its numbers follow when their links
+    are read)."""
     for doc in state["documents"]:
         if doc["name"] == name:
-            return int(doc["version"]) if not state["building"] else 0
+            return int(doc["version"])
     return 0
 
 

@@ -208,7 +208,10 @@ def scenario(
         edit(counter[0])
 
     if watch_only:
-        run(build)  # whatever the cache holds, the deck is built before watching
+        # A cache of its own, emptied: the edits below are the same every run, and a page an
+        # earlier run rendered would come from the cache, which is not what a GM's edit does.
+        empty()
+        run(build)
         watched = watch_times(build, output, change, runs)
         print(
             f"{label}: --watch, one changed, save to file: median"

@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from ..documents.base import Document, Imposed
-from ..render.anchors import carry_links
 from ..render.cache import RenderCache, cache_key
 from ..render.impose import POINTS_PER_MM, Imposer, impose_units
 from ..render.jobs import Job, Outcome
@@ -269,10 +268,13 @@ def assemble(
     imposed = plan.imposed
     impose = imposer.impose if imposer is not None else impose_units
     outcome.pdf, outcome.pages = impose(
-        plan.sources, locations, imposed.sheets, imposed.paper_mm, plan.document.title
+        plan.sources,
+        locations,
+        imposed.sheets,
+        imposed.paper_mm,
+        plan.document.title,
+        links=plan.preview,  # forms carry no links: the preview's come along by hand
     )
-    if plan.preview:  # forms carry no links: the preview's are copied onto the sheets
-        outcome.pdf = carry_links(outcome.pdf, plan.sources, locations, imposed.sheets)
     width, height = (round(v * POINTS_PER_MM, 3) for v in imposed.paper_mm)
     outcome.page_sizes = [(width, height)] * outcome.pages
     outcome.seconds = sum(rendered[b.key].seconds for b in plan.batches)

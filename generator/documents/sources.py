@@ -50,6 +50,12 @@ def _quoted(text: str) -> str:
     return quote_plus(text)
 
 
+@lru_cache(maxsize=1024)
+def _mention(name: str) -> re.Pattern[str]:
+    """An ability named with a level in a rule line: ``stealth 3``."""
+    return re.compile(rf"\b{re.escape(display(name))} \d")
+
+
 class Origins:
     """The sources of one block's numbers (a character, a minion or a vehicle)."""
 
@@ -92,7 +98,7 @@ class Origins:
         formula = rule.partition(" = ")[2] or rule
         found: list[tuple[int, str]] = []
         for name in self.written:
-            match = re.search(rf"\b{re.escape(display(name))} \d", formula)
+            match = _mention(name).search(formula)
             if match is not None:
                 found.append((match.start(), name))
         return min(found)[1] if found else None

@@ -17,6 +17,10 @@ from typing import Any
 from .. import api
 from ..problems import Problem
 
+# How long reading a build's source links waits for the browser to fetch its first page
+# image: that image is what the GM is waiting for (bench/preview.py), the links can follow.
+LINKS_WAIT_S = 0.25
+
 
 def problem_json(problem: Problem) -> dict[str, Any]:
     return {
@@ -87,6 +91,10 @@ class Preview:
         self.version = 0
         self.sources: dict[str, Path] = {}
         self.on_change: Callable[[], None] = lambda: None
+        # Set when the browser has had a page image since the last build: reading the new
+        # source links waits for it (a moment at most), so that it does not hold the
+        # interpreter while the page the GM is looking at is drawn.
+        self.served = threading.Event()
 
     # -------------------------------------------------------------- read by the server
 
@@ -114,6 +122,7 @@ class Preview:
             [image] = api.page_images(pdf, self.dpi, [page])
         with self.lock:
             doc.images[page] = image
+        self.served.set()
         return image
 
     def anchors(self, name: str) -> list[list[dict[str, Any]]] | None:
@@ -154,6 +163,7 @@ class Preview:
         images), then read their numbers' source links, the one on screen first."""
         with self.lock:
             self.building = True
+            self.served.clear()
             self._changed()
         self._refresh_sources()
         problems, written = self._run()
@@ -166,7 +176,10 @@ class Preview:
                 self.stale = False
                 self._update(written)
                 self._place(problems)
+            changed = any(not doc.ready for doc in self.docs.values())
             self._changed()
+        if changed:
+            self.served.wait(LINKS_WAIT_S)
         while self._read_links():
             pass
 
@@ -187,6 +200,7 @@ class Preview:
             return err.problems, None
         if opened.blocking:
             return opened.computed.problems, None
+        fresh: dict[str, bytes] = {}
         try:
             report = api.build(
                 opened,
@@ -194,6 +208,7 @@ class Preview:
                 self.folder,
                 force=True,
                 session=self.session,
+                progress=lambda done: self._written(done, fresh),
                 preview=True,
             )
         except api.InputError as err:
@@ -207,7 +222,7 @@ class Preview:
             if done.printers_copy:
                 continue
             try:
-                pdf = done.path.read_bytes()
+                pdf = fresh.get(done.path.name) or done.path.read_bytes()
             except OSError as err:
                 problems.append(Problem(f"cannot read the preview: {err.strerror}", done.path.name))
                 continue
@@ -216,22 +231,40 @@ class Preview:
             )
         return problems, written
 
-    def _update(self, written: list[Built]) -> None:
-        docs: dict[str, Doc] = {}
-        for built in written:
-            digest = hashlib.sha256(built.pdf).hexdigest()
+    def _written(self, done: api.Written, fresh: dict[str, bytes]) -> None:
+        """A document the running build has just written, on screen at once: the GM's
+        page is not held back by the documents after it, nor by the build's bookkeeping."""
+        if done.printers_copy:
+            return
+        try:
+            pdf = done.path.read_bytes()
+        except OSError:
+            return  # read again, and said if it still cannot be, once the build is over
+        fresh[done.path.name] = pdf
+        built = Built(done.path.name, done.document.title, done.document.kind, pdf, done.page_sizes)
+        with self.lock:
             old = self.docs.get(built.name)
-            if old is not None and old.digest == digest:
-                old.title, old.kind = built.title, built.kind
-                docs[built.name] = old
-                continue
-            version = old.version + 1 if old is not None else 1
-            docs[built.name] = Doc(
-                built.name, built.title, built.kind, digest, version, built.pdf, built.sizes
-            )
-            if old is not None:  # its numbers stay where they were until read again
-                docs[built.name].anchors = old.anchors
-        self.docs = docs
+            self.docs[built.name] = self._take(built)
+            if self.docs[built.name] is not old:
+                self._changed()
+
+    def _take(self, built: Built) -> Doc:
+        """The document as ``built``: the one on screen if its PDF is the same, else a new
+        version of it."""
+        digest = hashlib.sha256(built.pdf).hexdigest()
+        old = self.docs.get(built.name)
+        if old is not None and old.digest == digest:
+            old.title, old.kind = built.title, built.kind
+            return old
+        version = old.version + 1 if old is not None else 1
+        doc = Doc(built.name, built.title, built.kind, digest, version, built.pdf, built.sizes)
+        if old is not None:  # its numbers stay where they were until read again
+            doc.anchors = old.anchors
+        return doc
+
+    def _update(self, written: list[Built]) -> None:
+        """Every document the build wrote, in its order; any other is gone."""
+        self.docs = {built.name: self._take(built) for built in written}
 
     def _place(self, problems: list[Problem]) -> None:
         """Each problem beside the document it belongs to (it names the PDF, or the

@@ -4,21 +4,17 @@ A preview render wraps each computed number in ``<a href="scratchpress-source:?.
 (``templates/_macros.html``); WeasyPrint writes each as a link annotation over the
 number. :func:`source_anchors` reads them, so the preview can lay a clickable box over
 the page image. Imposed documents (cards, the roster) are put together from pages turned
-into form XObjects, which carry no annotations: :func:`carry_links` copies each unit's
-links onto the sheet where the unit was placed.
+into form XObjects, which carry no annotations: render/impose.py lays each unit's links
+(:func:`page_links`) on the sheet where it places the unit.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import parse_qs
 
 import pikepdf
-
-from ..typesetting.units import PT_PER_MM
-from .jobs import Placement
 
 SCHEME = "scratchpress-source:"
 FIELDS = ("file", "line", "entry", "field", "trace")
@@ -76,96 +72,29 @@ def source_anchors(pdf: bytes) -> list[list[dict[str, Any]]]:
     return pages
 
 
-def carry_links(
-    pdf: bytes,
-    sources: Mapping[str, bytes],
-    units: Sequence[tuple[str, int, int]],
-    sheets: Sequence[Sequence[Placement]],
-) -> bytes:
-    """``pdf``, imposed from ``sources`` as render/impose.py imposes them, with each
-    placed page's source links copied onto its sheet, moved to where the page was placed.
-    Only the preview asks for this: printed decks carry no links."""
-    opened: dict[str, pikepdf.Pdf] = {}
-    try:
-        with pikepdf.open(io.BytesIO(pdf)) as out:
-            number = 0
-            for placements in sheets:
-                whole = [p for p in placements if p.all_pages]
-                if whole:
-                    for placement in whole:
-                        for offset in range(units[placement.unit][2]):
-                            _place(out, number, [(placement, offset)], sources, units, opened)
-                            number += 1
-                    continue
-                _place(out, number, [(p, 0) for p in placements], sources, units, opened)
-                number += 1
-            buffer = io.BytesIO()
-            out.save(buffer, deterministic_id=True)
-            return buffer.getvalue()
-    finally:
-        for source in opened.values():
-            source.close()
+# One link on a page: its rectangle (left, bottom, right, top, in points) and its URI.
+Link = tuple[float, float, float, float, str]
 
 
-def _place(
-    out: pikepdf.Pdf,
-    number: int,
-    placements: Sequence[tuple[Placement, int]],
-    sources: Mapping[str, bytes],
-    units: Sequence[tuple[str, int, int]],
-    opened: dict[str, pikepdf.Pdf],
-) -> None:
-    if number >= len(out.pages):
-        return
-    sheet = out.pages[number]
-    paper_h = _box(sheet.mediabox)[3]
-    links = []
-    for placement, offset in placements:
-        source, first, _ = units[placement.unit]
-        (x0, y0, _, y1), found = _unit_links(source, first + offset, sources, opened)
-        # As impose.py places the page: its top-left corner at the placement.
-        dx = placement.x_mm * PT_PER_MM - x0
-        dy = paper_h - placement.y_mm * PT_PER_MM - (y1 - y0) - y0
-        for left, bottom, right, top, uri in found:
-            links.append(
-                out.make_indirect(
-                    pikepdf.Dictionary(
-                        Type=pikepdf.Name.Annot,
-                        Subtype=pikepdf.Name.Link,
-                        Rect=[left + dx, bottom + dy, right + dx, top + dy],
-                        Border=[0, 0, 0],
-                        A=pikepdf.Dictionary(S=pikepdf.Name.URI, URI=pikepdf.String(uri)),
-                    )
-                )
-            )
-    if links:
-        sheet.obj.Annots = pikepdf.Array(links)
-
-
-# A unit's links, by its batch's cache key and page: a `preview` session rebuilds on every
-# save, and a roster of 1,000 NPCs has 7,000 links in batches that mostly did not change.
-_UNIT_LINKS: dict[tuple[str, int], tuple[tuple[float, ...], list[tuple[Any, ...]]]] = {}
-
-
-def _unit_links(
-    source: str, index: int, sources: Mapping[str, bytes], opened: dict[str, pikepdf.Pdf]
-) -> tuple[tuple[float, ...], list[tuple[Any, ...]]]:
-    known = _UNIT_LINKS.get((source, index))
-    if known is not None:
-        return known
-    if source not in opened:
-        opened[source] = pikepdf.open(io.BytesIO(sources[source]))
-    page = opened[source].pages[index]
-    found = []
+def page_links(page: pikepdf.Page) -> list[Link]:
+    """The source links on a rendered page, for render/impose.py to lay on its sheet."""
+    found: list[Link] = []
     for annotation in page.obj.get("/Annots", []):
         uri = _uri(annotation)
-        if uri is None or "/Rect" not in annotation:
-            continue
-        found.append((*_box(annotation.Rect), uri))
-    if len(_UNIT_LINKS) > 20_000:
-        _UNIT_LINKS.clear()
-    _UNIT_LINKS[(source, index)] = known = (tuple(_box(page.mediabox)), found)
-    return known
+        if uri is not None and "/Rect" in annotation:
+            found.append((*_box(annotation.Rect), uri))
+    return found
 
 
-__all__ = ["carry_links", "decode", "source_anchors"]
+def link_annotation(rect: tuple[float, float, float, float], uri: str) -> pikepdf.Dictionary:
+    """A borderless link annotation over ``rect`` to ``uri``."""
+    return pikepdf.Dictionary(
+        Type=pikepdf.Name.Annot,
+        Subtype=pikepdf.Name.Link,
+        Rect=list(rect),
+        Border=[0, 0, 0],
+        A=pikepdf.Dictionary(S=pikepdf.Name.URI, URI=pikepdf.String(uri)),
+    )
+
+
+__all__ = ["Link", "decode", "link_annotation", "page_links", "source_anchors"]

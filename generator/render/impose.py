@@ -14,6 +14,7 @@ from typing import Any
 import pikepdf
 
 from ..typesetting.units import PT_PER_MM
+from .anchors import Link, link_annotation, page_links
 from .jobs import Placement
 
 POINTS_PER_MM = PT_PER_MM  # PDF user space is in points
@@ -62,6 +63,11 @@ class Imposer:
         self.opened: dict[str, pikepdf.Pdf] = {}
         self.forms: dict[tuple[str, int], tuple[pikepdf.Object, float]] = {}
         self.dropped = 0  # forms still in ``out`` that no sheet can reach
+        # The live preview's source links (render/anchors.py): forms carry no annotations,
+        # so each page's links are read once with its form and laid on every sheet that
+        # places it; the annotations made stay, like the forms, for the next build.
+        self.links: dict[tuple[str, int], tuple[float, float, list[Link]]] = {}
+        self.annotations: dict[tuple[str, int, float, float], list[pikepdf.Object]] = {}
 
     def _forget(self, used: set[str]) -> None:
         for source in [s for s in self.opened if s not in used]:
@@ -69,11 +75,16 @@ class Imposer:
         stale = [key for key in self.forms if key[0] not in used]
         for key in stale:
             del self.forms[key]
+            self.links.pop(key, None)
+        for placed in [key for key in self.annotations if key[0] not in used]:
+            del self.annotations[placed]
         self.dropped += len(stale)
         if self.dropped > max(len(self.forms), 100):
             self.out.close()
             self.out = pikepdf.new()
             self.forms.clear()
+            self.links.clear()
+            self.annotations.clear()
             self.dropped = 0
 
     def close(self) -> None:
@@ -89,7 +100,24 @@ class Imposer:
             height = float(page.mediabox[3]) - float(page.mediabox[1])
             xobject = self.out.copy_foreign(_form_xobject(self.opened[source], page))
             self.forms[source, number] = (xobject, height)
+            # Links measured from the page's corner, as the form is drawn (its Matrix).
+            x0, y0 = float(page.mediabox[0]), float(page.mediabox[1])
+            self.links[source, number] = (x0, y0, page_links(page))
         return self.forms[source, number]
+
+    def _annotations(self, source: str, number: int, x: float, y: float) -> list[Any]:
+        """The page's links, moved to where it is placed (its bottom-left corner at x, y)."""
+        placed = (source, number, x, y)
+        if placed not in self.annotations:
+            x0, y0, links = self.links[source, number]
+            dx, dy = x - x0, y - y0
+            self.annotations[placed] = [
+                self.out.make_indirect(
+                    link_annotation((left + dx, bottom + dy, right + dx, top + dy), uri)
+                )
+                for left, bottom, right, top, uri in links
+            ]
+        return self.annotations[placed]
 
     def impose(
         self,
@@ -98,13 +126,15 @@ class Imposer:
         sheets: Sequence[Sequence[Placement]],
         paper_mm: tuple[float, float],
         title: str,
+        links: bool = False,
     ) -> tuple[bytes, int]:
         """Sheets of paper made of placed units; returns the PDF and its page count.
 
         ``units[i]`` is (source, first page, pages): where unit i was rendered. Each page
         becomes one form XObject, however often it is placed (a deck's back is stored once
         for every sheet), and a source's fonts are copied once for all its units. A
-        placement of ``all_pages`` gives every page of its unit a sheet of its own.
+        placement of ``all_pages`` gives every page of its unit a sheet of its own. With
+        ``links`` (the live preview's renders), each placed page's source links come along.
         """
         self._forget({source for source, _, _ in units})
         out = self.out
@@ -115,6 +145,7 @@ class Imposer:
         def add_sheet(placements: Sequence[tuple[Placement, int]]) -> None:
             names = pikepdf.Dictionary()
             drawing = []
+            annotations: list[Any] = []
             for n, (placement, offset) in enumerate(placements):
                 source, first, _ = units[placement.unit]
                 xobject, height = self._form(sources, source, first + offset)
@@ -123,12 +154,16 @@ class Imposer:
                 x = placement.x_mm * POINTS_PER_MM
                 y = paper_h - placement.y_mm * POINTS_PER_MM - height
                 drawing.append(f"q 1 0 0 1 {x:.3f} {y:.3f} cm /U{n} Do Q")
+                if links:
+                    annotations += self._annotations(source, first + offset, x, y)
             page = pikepdf.Dictionary(
                 Type=pikepdf.Name.Page,
                 MediaBox=[0, 0, paper_w, paper_h],
                 Resources=pikepdf.Dictionary(XObject=names),
                 Contents=out.make_stream("\n".join(drawing).encode()),
             )
+            if annotations:
+                page.Annots = pikepdf.Array(annotations)
             out.pages.append(pikepdf.Page(page))
 
         for placements in sheets:
@@ -142,7 +177,11 @@ class Imposer:
         out.docinfo["/Title"] = title
         out.docinfo["/Creator"] = "scratchpress"
         buffer = io.BytesIO()
-        out.save(buffer, deterministic_id=True)
+        # The preview's sheets carry thousands of small link objects: packed into object
+        # streams they take half the bytes and are written and read back faster. Printed
+        # documents keep plain objects, which every printer's and print shop's reader takes.
+        streams = pikepdf.ObjectStreamMode.generate if links else pikepdf.ObjectStreamMode.preserve
+        out.save(buffer, deterministic_id=True, object_stream_mode=streams)
         return buffer.getvalue(), len(out.pages)
 
 
@@ -152,11 +191,12 @@ def impose_units(
     sheets: Sequence[Sequence[Placement]],
     paper_mm: tuple[float, float],
     title: str,
+    links: bool = False,
 ) -> tuple[bytes, int]:
     """:meth:`Imposer.impose` once, with nothing kept."""
     imposer = Imposer()
     try:
-        return imposer.impose(sources, units, sheets, paper_mm, title)
+        return imposer.impose(sources, units, sheets, paper_mm, title, links)
     finally:
         imposer.close()
 

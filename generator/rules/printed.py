@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 
 from . import CharacterStats, CommunityStats, VehicleStats
 
@@ -86,8 +87,15 @@ def in_vocabulary(text: str, ruleset: str) -> str:
     words = ABILITY_WORDS.get(ruleset)
     if not words:
         return text
-    pattern = re.compile(r"\b(" + "|".join(map(re.escape, words)) + r")\b")
-    return pattern.sub(lambda match: words[match.group()], text)
+    return _words_pattern(ruleset).sub(lambda match: words[match.group()], text)
+
+
+@cache
+def _words_pattern(ruleset: str) -> re.Pattern[str]:
+    """Any ability ``ruleset``'s text names in its own word (one pattern per ruleset: the
+    preview words every printed number's trace with it)."""
+    words = ABILITY_WORDS[ruleset]
+    return re.compile(r"\b(" + "|".join(map(re.escape, words)) + r")\b")
 
 
 def comparable(stats: CharacterStats, printed: Mapping[str, object]) -> dict[str, int]:
