@@ -35,7 +35,7 @@ from pydantic import ValidationError
 from . import __version__
 from .build import BuildInterrupted, BuildReport, BuildSession, BuildSettings, OutputBusy, Written
 from .definitions.campaign import Campaign, load_campaign
-from .definitions.files import display_path, is_definitions_file
+from .definitions.files import RESERVED_FILES, display_path, is_definitions_file
 from .definitions.models import (
     BUILD_KINDS,
     Backs,
@@ -171,8 +171,12 @@ class Found:
 
 
 def _holds_definitions(folder: Path, besides: str | None = None) -> bool:
+    """Definitions files, or a booklet (a publisher's folder may hold nothing else)."""
     try:
-        return any(is_definitions_file(p) and p.name != besides for p in folder.iterdir())
+        return any(
+            (is_definitions_file(p) or p.name.lower() in RESERVED_FILES) and p.name != besides
+            for p in folder.iterdir()
+        )
     except OSError:
         return False
 

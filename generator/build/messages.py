@@ -12,30 +12,60 @@ from ..definitions.campaign import Campaign
 from ..definitions.files import display_path
 from ..documents.base import Document
 from ..problems import Problem
+from ..render.audit import describe_lost, lost_words
 from ..render.fonts import missing_font_packages
 from ..render.jobs import Outcome
-from ..render.lint import CUT_PREFIX
+from ..render.lint import CUT_PREFIX, page_source
 from ..render.templating import TEMPLATE_MEMORY_MB
 from ..typesetting.fonts import SYSTEM_FONT_SCRIPTS, font_package_for
 
 CARD_KINDS = {"events", "careers"}  # decks whose layout is measured card by card
 
 
-def layout_problems(document: Document, campaign: Campaign, outcome: Outcome) -> list[Problem]:
-    problems = [
-        Problem(
-            f"{field.removeprefix(CUT_PREFIX)}: cut short with … to fit ({mm:.1f} mm of text"
-            " hidden)"
-            if field.startswith(CUT_PREFIX)
-            else f"{field} overflows by {mm:.1f} mm",
-            document.filename,
-            None,
-            entry or document.title,
-            None,
-            "warning",
+def _frame_problem(document: Document, entry: str, field: str, mm: float) -> Problem:
+    page, file, line = page_source(field)
+    if file:  # the author's own line (a booklet chapter): named where it was written
+        return Problem(
+            f"{document.filename}, {page}: this text runs {mm:.1f} mm past the page's"
+            " printable edge, where it is lost",
+            file,
+            line,
+            severity="warning",
         )
-        for entry, field, mm in outcome.frames
-    ]
+    return Problem(
+        f"{field.removeprefix(CUT_PREFIX)}: cut short with … to fit ({mm:.1f} mm of text"
+        " hidden)"
+        if field.startswith(CUT_PREFIX)
+        else f"{field} overflows by {mm:.1f} mm",
+        document.filename,
+        None,
+        entry or document.title,
+        None,
+        "warning",
+    )
+
+
+def lost_text_problems(document: Document, pdf: bytes) -> list[Problem]:
+    """The completeness audit (render/audit.py): each block of the author's text with
+    words the PDF does not hold, named at its source line."""
+    if not document.expected:
+        return []
+    problems = []
+    for source, words in lost_words(pdf, document.expected):
+        file, _, line = source.rpartition(":")
+        problems.append(
+            Problem(
+                f"{document.filename}: missing from the PDF's text: {describe_lost(words)}",
+                file,
+                int(line) if line.isdigit() else None,
+                severity="warning",
+            )
+        )
+    return problems
+
+
+def layout_problems(document: Document, campaign: Campaign, outcome: Outcome) -> list[Problem]:
+    problems = [_frame_problem(document, entry, field, mm) for entry, field, mm in outcome.frames]
     if document.kind not in CARD_KINDS:
         return problems
     from ..documents.deck import describe_layout
@@ -74,12 +104,14 @@ def missing_glyph_problem(document: Document, missing: dict[str, list[str]]) -> 
     if len(entries) > 1:
         where = " (in " + ", ".join(entries[:3]) + (", …" if len(entries) > 3 else "") + ")"
     noun = "character" if len(chars) == 1 else "characters"
+    # Entries are marked by their names: characters all found in the name are the name's.
+    field = "name" if len(entries) == 1 and set(chars) <= set(entries[0]) else None
     return Problem(
         f"no font draws {len(chars)} {noun}{where}: {shown}",
         document.filename,
         None,
         entry,
-        None,
+        field,
         "warning",
     )
 

@@ -1,6 +1,7 @@
 """Writing what a build made into the output folder besides the documents themselves:
-the booklet's saddle copy, ``--png`` previews, the manifest, and removing what an earlier
-build wrote that this one no longer makes. Nothing here overwrites a file we did not write."""
+the booklet's saddle copy, ``--png`` previews, ``--print-all``, the manifest, and removing
+what an earlier build wrote that this one no longer makes. Nothing here overwrites a file
+we did not write."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from ..definitions.files import display_path
 from ..definitions.models import BuildOptions
 from ..documents.base import Document
 from ..problems import Problem
-from ..render.files import CannotWrite, signals_held, write_file
+from ..render.files import CannotWrite, reason, signals_held, write_file
 from ..render.manifest import Manifest, digest, file_digest
 from .report import BuildReport, Written
 
@@ -39,14 +40,14 @@ def write_saddle(
 ) -> None:
     """The printer's copy: pages reordered 2-up for folding and stapling, listed and
     counted like any document. The tagged reading copy stays as it is beside it."""
-    from ..documents.booklet.imposition import impose_saddle, saddle_order
+    from ..documents.booklet.imposition import printers_copy, saddle_order
 
     name = f"{document.stem}-saddle.pdf"
     if not force and not manifest.may_write(name):
         report.problems.append(not_ours(out_dir / name))
         return
     sheet = document.context.get("saddle") or {}
-    imposed = impose_saddle(pdf, sheet.get("size_pt"))
+    imposed = printers_copy(pdf, sheet.get("size_pt"))
     try:
         manifest.announce(name, imposed, document.kind, owner)
         write_file(out_dir / name, imposed, out_dir, shown=display_path(out_dir / name))
@@ -113,6 +114,54 @@ def write_previews(
             report.pngs += 1
 
 
+PRINT_ALL = "print-all.pdf"
+PRINT_ALL_KIND = "print-all"
+
+
+def write_print_all(
+    out_dir: Path, manifest: Manifest, force: bool, report: BuildReport, owner: str
+) -> None:
+    """``--print-all``: every PDF this build wrote, in build order, in one file bookmarked
+    by document, for a copy shop. A booklet printed saddle-stitched goes in as its saddle
+    copy, not twice; a document that failed is left out, as it is from the folder."""
+    from ..render.viewer import print_all
+
+    saddled = {id(w.document) for w in report.written if w.printers_copy}
+    chosen = [
+        w for w in report.written if w.printers_copy or id(w.document) not in saddled
+    ]
+    if not chosen:
+        return
+    target = out_dir / PRINT_ALL
+    if not force and not manifest.may_write(PRINT_ALL):
+        report.problems.append(not_ours(target))
+        return
+    parts = []
+    for written in chosen:
+        title = written.document.title
+        try:
+            pdf = written.path.read_bytes()
+        except OSError as err:  # removed or replaced since this build wrote it
+            said = f"{PRINT_ALL} not written: cannot read it: {reason(err)}"
+            report.problems.append(Problem(said, display_path(written.path)))
+            return
+        parts.append((f"{title} (saddle copy)" if written.printers_copy else title, pdf))
+    data = print_all(parts)
+    try:
+        if not manifest.holds(PRINT_ALL, data):
+            manifest.announce(PRINT_ALL, data, PRINT_ALL_KIND, owner)
+            write_file(target, data, out_dir, shown=display_path(target))
+    except CannotWrite as err:
+        report.problems.append(Problem(str(err)))
+        return
+    manifest.record(PRINT_ALL, data, PRINT_ALL_KIND, owner)
+    pages = sum(w.pages for w in chosen)
+    report.notes.append(
+        f"{PRINT_ALL}: {len(chosen)} documents in one file, {pages} pages, a bookmark for"
+        " each, for a copy shop"
+    )
+
+
 def remove_unmade(
     out_dir: Path,
     manifest: Manifest,
@@ -131,6 +180,8 @@ def remove_unmade(
     stems = {d.stem for d in documents}
 
     def still_made(name: str) -> bool:
+        if name == PRINT_ALL:  # this build wrote it again, or it no longer says what was made
+            return options.print_all
         if name.startswith(f"{PNG_FOLDER}/"):
             if options.png:  # this build wrote every page image it makes
                 return name in manifest.recorded
@@ -141,7 +192,7 @@ def remove_unmade(
             return False
         return name in made
 
-    for name in manifest.unmade(kinds, owner, still_made):
+    for name in manifest.unmade(kinds | {PRINT_ALL_KIND}, owner, still_made):
         try:
             (out_dir / name).unlink()
         except OSError:

@@ -28,17 +28,26 @@ from ..render.manifest import Manifest
 from ..render.merged import merge_jobs
 from ..render.pool import limits_note, run_jobs
 from ..render.templating import render_html, theme_dirs
+from ..render.viewer import with_print_preferences
 from ..resources import fonts_dir, templates_dir
 from .messages import (
     CARD_KINDS,
     cache_meta,
     font_package_hints,
     layout_problems,
+    lost_text_problems,
     missing_glyph_problem,
     says_more,
     template_problem,
 )
-from .output import not_ours, remove_unmade, save_manifest, write_previews, write_saddle
+from .output import (
+    not_ours,
+    remove_unmade,
+    save_manifest,
+    write_previews,
+    write_print_all,
+    write_saddle,
+)
 from .report import BuildInterrupted, BuildReport, BuildSettings, Written
 from .session import BuildSession
 from .units import UnitPlan, assemble, batch_jobs, find_cached, plan_units, sample_job, settle
@@ -318,6 +327,8 @@ class BuildRun:
         self.report.written.sort(key=lambda w: position[id(w.document)])
         if self.settings.png:
             write_previews(self.out_dir, self.manifest, self.force, self.report, self.owner)
+        if self.options.print_all:
+            write_print_all(self.out_dir, self.manifest, self.force, self.report, self.owner)
         # Only after a build that went well: a problem could mean a document was not made
         # that still should be (and whatever it was, the GM sorts it out first).
         if prune and not self.report.problems:
@@ -373,6 +384,10 @@ class BuildRun:
         if outcome.error is not None:
             report.problems.append(Problem(outcome.error, display_path(path)))
             return
+        # How to print a deck, told in the file: set by the imposer for imposed decks.
+        if document.print_flip is not None and document.imposed is None:
+            printable = with_print_preferences(outcome.pdf, document.print_flip)
+            outcome = dataclasses.replace(outcome, pdf=printable)
         for message in outcome.refused:
             refused = Problem(f"refused a file it loads: {message}", document.filename)
             report.problems.append(refused)
@@ -382,7 +397,17 @@ class BuildRun:
                 continue
             if not any(message.endswith(r) for r in outcome.refused):
                 report.warnings.append(f"{document.filename}: {message}")
-        report.lint += layout_problems(document, self.campaign, outcome)
+        lint = layout_problems(document, self.campaign, outcome)
+        lint += lost_text_problems(document, outcome.pdf)
+        report.lint += lint
+        if lint and self.options.strict:
+            # --strict: a page that lost text is not a page to print. The last good file,
+            # if any, stays where it is, still ours (the manifest keeps it).
+            shown = display_path(path)
+            count = f"{len(lint)} layout problem" + ("s" if len(lint) > 1 else "")
+            said = f"not written: --strict, and {count} in it (the last good copy stays)"
+            report.problems.append(Problem(said, shown))
+            return
         with signals_held():  # written and recorded, or neither
             try:
                 # A file that already holds exactly these bytes is left alone: no rewrite,

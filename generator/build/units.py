@@ -274,6 +274,7 @@ def assemble(
         imposed.paper_mm,
         plan.document.title,
         links=plan.preview,  # forms carry no links: the preview's come along by hand
+        flip=plan.document.print_flip,
     )
     width, height = (round(v * POINTS_PER_MM, 3) for v in imposed.paper_mm)
     outcome.page_sizes = [(width, height)] * outcome.pages

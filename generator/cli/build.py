@@ -113,6 +113,7 @@ def build(
     ] = None,
     strict: Annotated[bool | None, flag("strict", "strict")] = None,
     png: Annotated[bool | None, flag("png", "png")] = None,
+    print_all: Annotated[bool | None, flag("print_all", "print-all")] = None,
     watch: Annotated[
         bool, typer.Option("--watch", help="Rebuild whenever a campaign file is saved.")
     ] = False,
@@ -149,6 +150,7 @@ def build(
         "impose": impose,
         "jobs": jobs,
         "png": png,
+        "print_all": print_all,
         "strict": strict,
     }
     found = find([campaign] if campaign is not None else None, example)

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from ..problems import InputError, Problem
 from ..rules.abilities import closest
 from .files import (
+    RESERVED_FILES,
     SETTINGS_FILE,
     NotText,
     RefusedFile,
@@ -250,7 +251,12 @@ def load_campaign(
     for path in paths:
         if path.is_dir():
             campaign.warnings += unread_files(path)
-    if not files:
+    # A publisher's folder may hold only a booklet (booklet.yaml and its chapters): that is
+    # a campaign too, with nothing to compute.
+    booklet_only = any(
+        (path / name).is_file() for path in paths if path.is_dir() for name in RESERVED_FILES
+    )
+    if not files and not booklet_only:
         raise InputError(
             [
                 *campaign.warnings,

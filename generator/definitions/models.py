@@ -349,6 +349,11 @@ class BuildOptions(Model):
     png: StrictBool = Field(
         default=False, description="Also write every page as PNG, for virtual tabletops."
     )
+    print_all: StrictBool = Field(
+        default=False,
+        description="Also write print-all.pdf: every PDF of the build in one file,"
+        " bookmarked, for a copy shop.",
+    )
     strict: StrictBool = Field(
         default=False, description="Layout problems, such as overflowing text, fail the build."
     )

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..definitions.models import BuildOptions
 from ..render.jobs import Placement
+from ..render.viewer import Flip
 from ..typesetting.paper import PAPER_CSS, PAPER_MM
 
 
@@ -53,6 +54,12 @@ class Document:
     imposed: Imposed | None = None
     # A file name the user chose (`calibrate -o sheet.pdf`), instead of ``<stem>.pdf``.
     file_name: str | None = None
+    # Cards to cut out: printed at actual size, flipped on this edge (or one-sided). The
+    # build writes it into the PDF's viewer preferences (render/viewer.py).
+    print_flip: Flip | None = None
+    # The author's words the PDF must hold, by source line (``file:line``, text): the
+    # build's completeness audit looks for each in the PDF's text (render/audit.py).
+    expected: tuple[tuple[str, str], ...] = ()
 
     @property
     def filename(self) -> str:

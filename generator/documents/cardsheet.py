@@ -16,9 +16,10 @@ Conventions:
   the bleeds meet in the middle of it and never run onto a neighbour.
 - Text stays ``CARD_SAFE_MM`` inside the trim (the template's ``card-safe`` box).
 - Cut marks are hairlines on the extension of every trim line, in the margins around the
-  grid, never over a card, at least ``MIN_MARK_MM`` long and never nearer the paper edge
-  than ``PRINTABLE_MM``. They start clear of the bleed where the margin allows; where it
-  does not, they cross it, painted over it (the bleed is cut away with them).
+  grid, never over a card or its bleed, at least ``MIN_MARK_MM`` long and never nearer the
+  paper edge than ``PRINTABLE_MM``. A mark starts ``MARK_GAP_MM`` off the trim, or off the
+  bleed where the margin leaves room for that; else right where the bleed ends (the bleed
+  is cut away: it is gap enough). A paper without room for that loses a row or a column.
 - Poker cards go 8 to a sheet on Letter and A4, on their sides in 2 columns of 4: 3 x 3
   upright does not leave 4 mm marks inside the printable zone on either paper (Letter
   has 15.4 mm to spare in its height, A4 21 mm in its width, and marks need 10.85 mm on
@@ -49,7 +50,7 @@ CARD_SAFE_MM = 3.0  # text this far inside the trim: what a cut a little off can
 BLEED_MM = 3.0
 GUTTER_MM = 3.0  # between cards, where the paper has room for it
 MIN_GUTTER_MM = 1.5  # the least: a cut that wanders half of it still misses the neighbour
-MARK_GAP_MM = 0.5  # between a mark and the grid (or its bleed), so no mark shows on a card
+MARK_GAP_MM = 0.5  # between a mark and the trim, so no mark shows on a card
 MIN_MARK_MM = 4.0  # shorter, a ruler cannot be laid on a mark; the grid loses a row instead
 MAX_MARK_MM = 5.0
 # The room a side of the grid needs for its marks: the gap, a mark, the unprintable edge.
@@ -165,6 +166,17 @@ def gutters(bleed: float) -> tuple[float, float]:
     return max(MIN_GUTTER_MM, 2 * bleed), max(GUTTER_MM, 2 * bleed)
 
 
+def mark_clearance(bleed: float) -> float:
+    """How far off the trim a cut mark starts: past the bleed, which is cut away (so a
+    mark that ends where it starts never shows on a card), or ``MARK_GAP_MM`` without one."""
+    return max(MARK_GAP_MM, bleed)
+
+
+def mark_margin(bleed: float) -> float:
+    """The room one side of the grid needs, trim to paper edge, for its marks."""
+    return mark_clearance(bleed) + MIN_MARK_MM + PRINTABLE_MM
+
+
 def _margin(count: int, size: float, gutter: float, room: float, inner: float) -> float:
     """What is left on each outer side of ``count`` cards laid in ``room``; ``inner`` is
     what a fold needs on the other side (then there is one outer side)."""
@@ -172,28 +184,38 @@ def _margin(count: int, size: float, gutter: float, room: float, inner: float) -
     return (room - extent) / (1 if inner else 2)
 
 
-def fits(count: int, size: float, gutter: float, room: float, inner: float = 0.0) -> bool:
-    """Do ``count`` cards of ``size`` (``gutter`` apart) fit in ``room`` with room for cut
-    marks on the outer side(s), inside the printable zone?"""
-    return count >= 1 and _margin(count, size, gutter, room, inner) + 1e-9 >= MARK_MARGIN_MM
+def fits(
+    count: int, size: float, gutter: float, room: float, inner: float = 0.0, bleed: float = 0.0
+) -> bool:
+    """Do ``count`` cards of ``size`` (``gutter`` apart, ``bleed`` round each) fit in
+    ``room`` with room for cut marks outside the bleed on the outer side(s), inside the
+    printable zone?"""
+    margin = _margin(count, size, gutter, room, inner)
+    return count >= 1 and margin + 1e-9 >= mark_margin(bleed)
 
 
-def most(size: float, gutter: float, room: float, inner: float = 0.0) -> int:
+def most(size: float, gutter: float, room: float, inner: float = 0.0, bleed: float = 0.0) -> int:
     count = 0
-    while fits(count + 1, size, gutter, room, inner):
+    while fits(count + 1, size, gutter, room, inner, bleed):
         count += 1
     return count
 
 
 def widest_gutter(
-    count: int, size: float, room: float, least: float, widest: float, inner: float = 0.0
+    count: int,
+    size: float,
+    room: float,
+    least: float,
+    widest: float,
+    inner: float = 0.0,
+    bleed: float = 0.0,
 ) -> float:
     """The widest gutter, up to ``widest`` and to a tenth of a millimetre, that still lets
     ``count`` cards fit with their marks (``count`` fits at ``least``)."""
     if count < 2:
         return widest
     sides = 1 if inner else 2
-    spare = (room - inner - count * size - sides * MARK_MARGIN_MM) / (count - 1)
+    spare = (room - inner - count * size - sides * mark_margin(bleed)) / (count - 1)
     return max(least, min(widest, math.floor(spare * 10 + 1e-6) / 10))
 
 
@@ -214,9 +236,9 @@ def cut_marks(
 
     ``xs`` and ``ys`` are the left and top edges of the slots (``w`` x ``h``). Every
     column's two edges get a mark above and below the grid, every row's two edges one left
-    and right of it. A mark starts clear of the bleed when the margin leaves it
-    ``MIN_MARK_MM``; otherwise it starts ``MARK_GAP_MM`` off the trim and crosses the bleed
-    (the template paints marks over the cards' bleed)."""
+    and right of it. A mark starts ``MARK_GAP_MM`` past the bleed when the margin leaves it
+    ``MIN_MARK_MM`` there, else where the bleed ends (``mark_clearance``): never in it. The
+    grid's planners leave it that room (``fits``)."""
     left, right = min(xs), max(xs) + w
     top, bottom = min(ys), max(ys) + h
 
@@ -224,7 +246,7 @@ def cut_marks(
         """How far from the trim a mark starts, given the trim-to-paper-edge margin."""
         outside_bleed = bleed + MARK_GAP_MM
         fits_outside = margin - outside_bleed - PRINTABLE_MM >= MIN_MARK_MM - 1e-9
-        return outside_bleed if bleed and fits_outside else MARK_GAP_MM
+        return outside_bleed if bleed and fits_outside else mark_clearance(bleed)
 
     def length(margin: float, start: float) -> float:
         return min(MAX_MARK_MM, margin - start - PRINTABLE_MM)
@@ -256,11 +278,11 @@ def grid(paper: str, card: tuple[float, float] = POKER_MM, bleed: bool = False) 
     best: tuple[int, int, int, float] | None = None  # turn, cols, rows, gutter
     for turn in (0, SIDEWAYS):
         w, h = turned_size(card, turn)
-        cols, rows = most(w, least, page_w), most(h, least, page_h)
+        cols, rows = most(w, least, page_w, bleed=b), most(h, least, page_h, bleed=b)
         if best is None or cols * rows > best[1] * best[2]:
             gutter = min(
-                widest_gutter(cols, w, page_w, least, widest),
-                widest_gutter(rows, h, page_h, least, widest),
+                widest_gutter(cols, w, page_w, least, widest, bleed=b),
+                widest_gutter(rows, h, page_h, least, widest, bleed=b),
             )
             best = (turn, cols, rows, gutter)
     assert best is not None
@@ -335,13 +357,13 @@ def _fold_vertical(
     least, widest = gutters(b)
     fold = page_w / 2
     inner = max(FOLD_GAP_MM, b)  # trim to fold; with bleed the two bleeds meet at the fold
-    cols = most(w, least, fold, inner)
-    rows = most(h, least, page_h)
+    cols = most(w, least, fold, inner, b)
+    rows = most(h, least, page_h, bleed=b)
     if not cols or not rows:
         return _empty(page_w, page_h, landscape, card)
     gap = min(
-        widest_gutter(cols, w, fold, least, widest, inner),
-        widest_gutter(rows, h, page_h, least, widest),
+        widest_gutter(cols, w, fold, least, widest, inner, b),
+        widest_gutter(rows, h, page_h, least, widest, bleed=b),
     )
     right_edge = fold - inner
     xs = [right_edge - w - i * (w + gap) for i in range(cols)][::-1]
@@ -379,13 +401,13 @@ def _fold_horizontal(
     least, widest = gutters(b)
     fold = page_h / 2
     inner = max(FOLD_GAP_MM, b)
-    rows = most(h, least, fold, inner)
-    cols = most(w, least, page_w)
+    rows = most(h, least, fold, inner, b)
+    cols = most(w, least, page_w, bleed=b)
     if not cols or not rows:
         return _empty(page_w, page_h, landscape, card)
     gap = min(
-        widest_gutter(rows, h, fold, least, widest, inner),
-        widest_gutter(cols, w, page_w, least, widest),
+        widest_gutter(rows, h, fold, least, widest, inner, b),
+        widest_gutter(cols, w, page_w, least, widest, bleed=b),
     )
     bottom_edge = fold - inner
     ys = [bottom_edge - h - i * (h + gap) for i in range(rows)][::-1]
@@ -497,6 +519,33 @@ def margin_note(layout: Imposition) -> dict[str, str] | None:
         "top": mm(PRINTABLE_MM),
         "width": mm(layout.page_w - 2 * PRINTABLE_MM - 12),
     }
+
+
+def print_note_box(
+    xs: Sequence[float], w: float, bottom: float, bleed: float, page_h: float
+) -> Rect | None:
+    """Where the one-line "print at 100%" note goes: in the bottom margin under the first
+    column (``xs``: the slots' left edges, ``w`` wide; ``bottom``: the grid's foot), clear
+    of the column's cut marks by a millimetre each side, its foot on the printable zone's
+    edge, and never in the bleed. None where the margin has no room for it."""
+    top = page_h - PRINTABLE_MM - NOTE_MM
+    if not xs or top < bottom + mark_clearance(bleed) - 1e-9:
+        return None
+    return Rect(min(xs) + 1.0, top, w - 2.0, NOTE_MM)
+
+
+def print_note_place(layout: Imposition) -> Rect | None:
+    """``print_note_box`` for a deck's sheet (fronts and, on a fold sheet, backs)."""
+    slots = layout.fronts + layout.backs
+    if not slots:
+        return None
+    bottom = max(r.bottom for r in slots)
+    return print_note_box([r.x for r in slots], layout.slot[0], bottom, layout.bleed, layout.page_h)
+
+
+def note_view(box: Rect, text: str) -> dict[str, str]:
+    """A margin note for templates: its box as CSS lengths, and its words."""
+    return {"left": mm(box.x), "top": mm(box.y), "width": mm(box.w), "text": text}
 
 
 def turn_style(

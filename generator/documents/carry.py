@@ -188,6 +188,8 @@ def carry_view(computed: Computed, options: BuildOptions) -> dict[str, Any]:
 
 
 def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> list[Document]:
+    if not computed.blocks:  # a publisher's folder of booklets or decks: nobody carries
+        return []
     return [
         Document(
             kind="carry",

@@ -29,6 +29,7 @@ from ..definitions.resilience_models import ABILITY_CATEGORY, Ability, Career, E
 from ..problems import Problem
 from ..render.jobs import Placement
 from ..render.lint import card_collisions, card_overflows
+from ..render.viewer import Flip, print_note
 from ..statblocks import Computed
 from .base import Document, Imposed, page_context
 from .cardsheet import (
@@ -48,8 +49,10 @@ from .cardsheet import (
     line_style,
     margin_note,
     mm,
+    note_view,
     page_view,
     place,
+    print_note_place,
     turn_style,
 )
 
@@ -317,6 +320,12 @@ def per_sheet(kind: DeckKind, paper: str, deck: DeckOptions) -> str:
     return f"{line}, not {plain}, because {' and '.join(reasons)}"
 
 
+def print_flip(deck: DeckOptions) -> Flip:
+    """How the deck's sheets go through a home printer: duplex backs were laid out for
+    ``duplex_edge``; other decks print on one side."""
+    return deck.duplex_edge if deck.backs == "duplex" else "one-sided"
+
+
 def deck_pages(
     faces: list[dict[str, Any]], back: dict[str, Any], paper: str, deck: DeckOptions
 ) -> tuple[Imposition, list[dict[str, Any]]]:
@@ -331,6 +340,8 @@ def deck_pages(
         backs, back_turn = layout.backs, layout.back_turn
     note = margin_note(layout) if deck.backs == "fold" else None
     fold_note = {**note, "text": FOLD_NOTE[layout.back_rotated]} if note is not None else None
+    box = print_note_place(layout)
+    printing = note_view(box, print_note(print_flip(deck))) if box is not None else None
     pages: list[dict[str, Any]] = []
     for number, group in enumerate(chunks(faces, layout.per_page), start=1):
         fronts = [
@@ -349,6 +360,7 @@ def deck_pages(
                     "marks": marks,
                     "fold": fold,
                     "note": fold_note,
+                    "print_note": printing,
                     "sheet": number,
                 }
             )
@@ -360,6 +372,7 @@ def deck_pages(
                 "marks": marks,
                 "fold": None,
                 "note": None,
+                "print_note": printing,
                 "sheet": number,
             }
         )
@@ -376,6 +389,7 @@ def deck_pages(
                     "marks": [],
                     "fold": None,
                     "note": None,
+                    "print_note": None,
                     "sheet": number,
                 }
             )
@@ -431,6 +445,7 @@ def deck_document(
         context=context,
         duplex=deck.backs == "duplex",
         imposed=card_units(layout, context) if pages else None,
+        print_flip=print_flip(deck),
     )
 
 
@@ -477,11 +492,12 @@ def card_units(layout: Imposition, context: dict[str, Any]) -> Imposed:
                 "marks": [],
                 "fold": None,
                 "note": None,
+                "print_note": None,
                 "sheet": 0,
             }
             placements.append(Placement(unit("card", alone), card["x_mm"] - b, card["y_mm"] - b))
         # Marks, fold and note go on last, over the cards' bleed, as in the template.
-        if page["marks"] or page["fold"] or page["note"]:
+        if page["marks"] or page["fold"] or page["note"] or page["print_note"]:
             furniture = {**page, "cards": [], "sheet": 0}
             placements.append(Placement(unit("sheet", furniture), 0.0, 0.0))
         sheets.append(placements)

@@ -26,7 +26,8 @@ from ..rules.abilities import OLDER_NAMES, display
 from ..rules.actions import Action
 from ..rules.grid import HEALTHY_BASE, INJURED_BASE, GridMove
 from ..rules.printed import in_vocabulary
-from ..statblocks import Block, Computed
+from ..rules.vehicles import CrewMember, VehicleAbility
+from ..statblocks import Block, Computed, InitiativeGroup
 from .common import signed
 
 # The stats a sheet's rule lines are keyed by, as a GM names them in a field path.
@@ -134,10 +135,39 @@ class Origins:
         rule = f"CP {stats.cp} = {spent} (budget {stats.budget.cp})"
         return self._query(("abilities",), rule)
 
+    def minion_cp(self, spent: int, breakdown: str, command: int) -> str:
+        """What a leader's minions cost together, against the command that allows it."""
+        rule = f"minion CP {spent} = {breakdown or '0'} (allowed: command {command})"
+        return self._query(("minions",), rule)
+
     def carry(self, label: str, value: str) -> str:
         """A carrying figure: decided by strength, so it points where strength does."""
         strength = self.explain.get("strength", "")
         return self.traced("strength", f"{label} {value} from {strength or 'strength'}")
+
+    def crewed(self, ability: VehicleAbility) -> str:
+        """A vehicle ability with its crew's level added (a weapon's level is one): the
+        line where the vehicle's own level is written, and the sum behind it."""
+        key = self.written.get(ability.name, ability.name)
+        name = display(ability.name)
+        rule = f"{name} {ability.crewed} = {name} {ability.level}"
+        if ability.crew is not None:
+            crew = ability.crew
+            rule += f" + {crew.ability} {crew.level} ({crew.name} as {crew.title})"
+        return self._query(("abilities", key), rule)
+
+    def seat(self, member: CrewMember) -> str:
+        """What a crew member adds: their ability, named in the vehicle's crew."""
+        rule = f"{member.ability} {member.level}, {member.name}'s, as written in their entry"
+        return self._query(("crew", member.role), rule)
+
+    def band(self, state: str, span: str) -> str:
+        """A health band's range: decided by the stamina, so it points where stamina does."""
+        stamina = self.explain.get("stamina", "")
+        limit = stamina.partition(" = ")[0] or "stamina"
+        where = "at or below" if state == "injured" else "above"
+        rule = f"{state} {span}: hit points {where} {limit}" + (f" ({stamina})" if stamina else "")
+        return self.traced("stamina", rule)
 
     def movement(self, terrain: str, healthy: bool, move: GridMove) -> str:
         base = HEALTHY_BASE if healthy else INJURED_BASE
@@ -155,6 +185,14 @@ class Origins:
         return self.traced("movement", rule, "abilities")
 
 
+def group_source(group: InitiativeGroup, computed: Computed) -> str:
+    """A group's initiative bonus: its rule names the member whose ability decides it."""
+    origins = [Origins(member, computed) for member in group.members]
+    deciding = next((o for o in origins if o.deciding(group.rule) is not None), None)
+    chosen = deciding or (origins[0] if origins else None)
+    return chosen.traced("initiative_bonus", group.rule, "group") if chosen else ""
+
+
 def vehicle_origins(block: Block) -> Origins:
     if not isinstance(block.stats, VehicleStats):
         raise TypeError(f"{block.name} is a {block.kind}, not a vehicle")
@@ -166,4 +204,4 @@ def with_source(item: dict[str, Any], source: str) -> dict[str, Any]:
     return item
 
 
-__all__ = ["Origins", "query", "vehicle_origins", "with_source"]
+__all__ = ["Origins", "group_source", "query", "vehicle_origins", "with_source"]

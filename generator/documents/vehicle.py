@@ -118,7 +118,7 @@ def _abilities(stats: VehicleStats, origins: Origins) -> list[dict[str, Any]]:
             "level": str(a.level),
             "source": origins.ability(a.name, a.level),
             "name": display(a.name),
-            "crewed": _crewed_phrase(a),
+            "crewed": _crewed_phrase(a) | {"source": origins.crewed(a)},
             "note": a.note,
         }
         for a in stats.abilities
@@ -194,7 +194,9 @@ def _and_list(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _seat(stats: VehicleStats, member: CrewMember | None, role: str) -> dict[str, str]:
+def _seat(
+    stats: VehicleStats, member: CrewMember | None, role: str, origins: Origins
+) -> dict[str, str]:
     if role == "operator":
         title = "Operator"
         cost = "Moving, evading, grappling or ramming delays them."
@@ -208,7 +210,16 @@ def _seat(stats: VehicleStats, member: CrewMember | None, role: str) -> dict[str
     if member is None:
         if fallback is not None:
             missing = f"{display(fallback.name).capitalize()} {fallback.level} stands in."
-        return {"title": title, "name": "", "ability": "", "adds": missing, "cost": ""}
+        return {
+            "title": title,
+            "name": "",
+            "ability": "",
+            "skill": "",
+            "level": "",
+            "source": "",
+            "adds": missing,
+            "cost": "",
+        }
     boosted = [
         display(a.name) for a in stats.abilities if a.crew is not None and a.crew.role == role
     ]
@@ -217,6 +228,10 @@ def _seat(stats: VehicleStats, member: CrewMember | None, role: str) -> dict[str
         "title": title if member.title == "gunner" else f"{title} ({member.title})",
         "name": member.name,
         "ability": f"{member.ability} {member.level}",
+        # The same words, split so the preview can link the level alone.
+        "skill": member.ability,
+        "level": str(member.level),
+        "source": origins.seat(member),
         "adds": f"adds {member.level} to {_and_list(boosted)}" if boosted else "adds nothing here",
         "cost": cost,
     }
@@ -235,7 +250,7 @@ def _fired_by(stats: VehicleStats) -> str:
     return "No gunner aboard and no targeting: these weapons cannot fire."
 
 
-def _weapon(weapon: Weapon) -> dict[str, str]:
+def _weapon(stats: VehicleStats, weapon: Weapon, origins: Origins) -> dict[str, str]:
     if weapon.name == "countermeasures":
         damage, auto = "–", "–"  # it delays instead of damaging; the reach says so
     else:
@@ -243,6 +258,8 @@ def _weapon(weapon: Weapon) -> dict[str, str]:
     return {
         "name": display(weapon.name),
         "level": str(weapon.level),
+        # A weapon's level is its ability's, with the gunner's added.
+        "source": origins.crewed(line) if (line := _ability(stats, weapon.name)) else "",
         "damage": damage,
         "auto": auto,
         "reach": REACH.get(weapon.name, weapon.reach),
@@ -431,11 +448,16 @@ def vehicle_view(
             # Ranges read with an en dash: "12–22".
             "healthy": bands["healthy"].replace("-", "–"),
             "injured": bands["injured"].replace("-", "–"),
+            "healthy_source": origins.band("healthy", bands["healthy"].replace("-", "–")),
+            "injured_source": origins.band("injured", bands["injured"].replace("-", "–")),
         },
         "fuel": _fuel(stats, origins),
-        "weapons": [_weapon(w) for w in stats.weapons],
+        "weapons": [_weapon(stats, w, origins) for w in stats.weapons],
         "fired_by": _fired_by(stats),
-        "seats": [_seat(stats, stats.operator, "operator"), _seat(stats, stats.gunner, "gunner")],
+        "seats": [
+            _seat(stats, stats.operator, "operator", origins),
+            _seat(stats, stats.gunner, "gunner", origins),
+        ],
         "rules": _rules(stats, agility_word),
         "warnings": list(block.warnings),
     }

@@ -16,6 +16,7 @@ import pikepdf
 from ..typesetting.units import PT_PER_MM
 from .anchors import Link, link_annotation, page_links
 from .jobs import Placement
+from .viewer import Flip, set_print_preferences
 
 POINTS_PER_MM = PT_PER_MM  # PDF user space is in points
 
@@ -127,6 +128,7 @@ class Imposer:
         paper_mm: tuple[float, float],
         title: str,
         links: bool = False,
+        flip: Flip | None = None,
     ) -> tuple[bytes, int]:
         """Sheets of paper made of placed units; returns the PDF and its page count.
 
@@ -134,7 +136,9 @@ class Imposer:
         becomes one form XObject, however often it is placed (a deck's back is stored once
         for every sheet), and a source's fonts are copied once for all its units. A
         placement of ``all_pages`` gives every page of its unit a sheet of its own. With
-        ``links`` (the live preview's renders), each placed page's source links come along.
+        ``links`` (the live preview's renders), each placed page's source links come along;
+        with ``flip``, the viewer preferences for printing it (render/viewer.py), set here
+        rather than by opening the whole deck again after.
         """
         self._forget({source for source, _, _ in units})
         out = self.out
@@ -174,6 +178,8 @@ class Imposer:
                         add_sheet([(placement, offset)])
                 continue
             add_sheet([(p, 0) for p in placements])
+        if flip is not None:
+            set_print_preferences(out, flip)
         out.docinfo["/Title"] = title
         out.docinfo["/Creator"] = "scratchpress"
         buffer = io.BytesIO()
@@ -192,11 +198,12 @@ def impose_units(
     paper_mm: tuple[float, float],
     title: str,
     links: bool = False,
+    flip: Flip | None = None,
 ) -> tuple[bytes, int]:
     """:meth:`Imposer.impose` once, with nothing kept."""
     imposer = Imposer()
     try:
-        return imposer.impose(sources, units, sheets, paper_mm, title, links)
+        return imposer.impose(sources, units, sheets, paper_mm, title, links, flip)
     finally:
         imposer.close()
 

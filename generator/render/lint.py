@@ -157,6 +157,38 @@ def _line_boxes(box: Any) -> list[Any]:
     return [b for b in weasy.descendants(box) if weasy.is_line(b) and weasy.children(b)]
 
 
+# The attribute naming the source line of a block of the author's text (``file:line``,
+# set by documents/booklet/markdown.py): a line past the page edge is reported there.
+SOURCE_ATTRIBUTE = "data-source"
+PAGE_SOURCE = " @ "  # "page 3 @ chapters/rules.md:12": the field of such an overflow
+
+
+def page_field(number: int, source: str) -> str:
+    return f"page {number}{PAGE_SOURCE}{source}" if source else f"page {number}"
+
+
+def page_source(field: str) -> tuple[str, str, int | None]:
+    """``page 3 @ chapters/rules.md:12`` -> ("page 3", "chapters/rules.md", 12)."""
+    page, _, source = field.partition(PAGE_SOURCE)
+    file, _, line = source.rpartition(":")
+    if not file or not line.isdigit():
+        return page, "", None
+    return page, file, int(line)
+
+
+def _sourced_lines(box: Any, source: str) -> Iterator[tuple[Any, str]]:
+    """Every line box with text, and the source line of the nearest block around it."""
+    element = weasy.element(box)
+    if element is not None and element.get(SOURCE_ATTRIBUTE):
+        source = str(element.get(SOURCE_ATTRIBUTE))
+    if weasy.is_line(box):
+        if weasy.children(box):
+            yield box, source
+        return
+    for child in weasy.children(box):
+        yield from _sourced_lines(child, source)
+
+
 def frame_overflows(document: Any) -> list[tuple[str, str, float]]:
     """(entry, field, mm) for every marked frame whose text runs outside it, and for text
     past the paper's printable edge (field "page")."""
@@ -189,16 +221,22 @@ def frame_overflows(document: Any) -> list[tuple[str, str, float]]:
                 key = (element.get("data-lint-entry") or "", element.get("data-lint-frame"))
                 found[key] = max(found.get(key, 0.0), round(mm, 1))
         edge = SAFE_EDGE_MM * PX_PER_MM
-        for line in _line_boxes(page_box):
+        for line, source in _sourced_lines(page_box, ""):
             (line_x, line_y), (line_w, line_h) = weasy.position(line), weasy.size(line)
+            # A line's own extent, and its pieces': a word too long to break sticks out of
+            # the line box that holds it.
+            right = max(
+                [line_x + line_w]
+                + [weasy.position(c)[0] + weasy.size(c)[0] for c in weasy.children(line)]
+            )
             past = max(
                 line_y + line_h - (height - edge),
-                line_x + line_w - (width - edge),
+                right - (width - edge),
                 edge - line_x,
                 edge - line_y,
             )
             if past > TOLERANCE_MM * PX_PER_MM:
-                key = ("", f"page {number}")
+                key = ("", page_field(number, source))
                 found[key] = max(found.get(key, 0.0), round(past / PX_PER_MM, 1))
     for entry, field, mm in ellipsized(document):
         key = (entry, CUT_PREFIX + field)

@@ -140,7 +140,17 @@ def environment(extra: tuple[Path, ...] = ()) -> ImmutableSandboxedEnvironment:
         keep_trailing_newline=True,
     )
     env.globals["fonts_url"] = fonts_url()
+    env.filters["display_face"] = display_class
     return env
+
+
+def display_class(text: object) -> str:
+    """The class that sets a display title in the face that has all its letters (base.css):
+    ``display-fallback`` when Bebas Neue lacks one, so a title never changes face mid-word."""
+    from ..typesetting.fonts import FACES
+    from ..typesetting.measure import display_face
+
+    return "display-fallback" if display_face(str(text)) != FACES["display"] else ""
 
 
 def fonts_url() -> str:

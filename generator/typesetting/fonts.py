@@ -1,12 +1,14 @@
 """Which font file draws which face, and what a face falls back to.
 
-The bundled faces live in ``fonts/`` (resources.fonts_dir). Our three faces draw Latin,
-Cyrillic and (Lato) Greek; a name in any other script falls back, character by
+The bundled faces live in ``fonts/`` (resources.fonts_dir). Our three faces draw Latin
+and Cyrillic, Lato Greek too; a name in any other script falls back, character by
 character, along the chain its face lists in ``FALLBACKS``: Noto faces bundled for Greek
-in serif text, Arabic, Hebrew, Devanagari and Thai, and Noto Emoji; then Noto CJK, too
-large to bundle, from Debian's package when it is installed. render/fonts.py writes these
-chains into fontconfig's configuration; measure.py follows them to measure text as the
-renderer will set it.
+in serif text, Arabic, Hebrew, Devanagari, Thai, Tamil and Georgian, and Noto Emoji; then
+Noto CJK, too large to bundle, from Debian's package when it is installed. Display titles
+that Bebas Neue cannot set whole (Greek, Vietnamese) are set whole in Noto Sans Display
+ExtraCondensed instead (measure.display_face), so a title never changes face mid-word.
+render/fonts.py writes these chains into fontconfig's configuration; measure.py follows
+them to measure text as the renderer will set it.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 # The faces the templates set, by the job they do: body text in Charis SIL, labels and
-# figures in Lato, display names in Bebas Neue.
+# figures in Lato, display names in Bebas Neue, or in a condensed Noto of the same weight and
+# near its width when Bebas Neue lacks a letter of the name.
 FACES: dict[str, str] = {
     "serif": "CharisSIL-Regular.ttf",
     "serif-bold": "CharisSIL-Bold.ttf",
@@ -25,6 +28,7 @@ FACES: dict[str, str] = {
     "sans-italic": "Lato-Italic.ttf",
     "sans-black": "Lato-Black.ttf",
     "display": "BebasNeue-Regular.otf",
+    "display-fallback": "NotoSansDisplay-ExtraCondensed.ttf",
 }
 
 # Family -> (style -> file), for every bundled face a chain can name. A bold or italic
@@ -44,7 +48,7 @@ FACE_FILES: dict[str, dict[str, str]] = {
         "black": "Lato-Black.ttf",
     },
     "Bebas Neue": {"regular": "BebasNeue-Regular.otf"},
-    "Lato Black": {"regular": "Lato-Black.ttf"},
+    "Noto Sans Display ExtraCondensed": {"regular": "NotoSansDisplay-ExtraCondensed.ttf"},
     "Noto Serif": {
         "regular": "NotoSerif-Regular.ttf",
         "bold": "NotoSerif-Bold.ttf",
@@ -58,6 +62,8 @@ FACE_FILES: dict[str, dict[str, str]] = {
             ("Noto Sans Hebrew", "NotoSansHebrew"),
             ("Noto Sans Devanagari", "NotoSansDevanagari"),
             ("Noto Sans Thai", "NotoSansThai"),
+            ("Noto Sans Tamil", "NotoSansTamil"),
+            ("Noto Sans Georgian", "NotoSansGeorgian"),
         )
     },
     "Noto Emoji": {"regular": "NotoEmoji-Regular.ttf"},
@@ -87,12 +93,21 @@ SYSTEM_FONT_SCRIPTS = {
 # characters take their Simplified Chinese shapes (a name cannot tell us its language).
 _CJK_SANS = ["Noto Sans CJK SC", "Noto Emoji"]
 _CJK_SERIF = ["Noto Serif CJK SC", "Noto Sans CJK SC", "Noto Emoji"]
-_SANS = ["Noto Sans Arabic", "Noto Sans Hebrew", "Noto Sans Devanagari", "Noto Sans Thai"]
+_SANS = [
+    "Noto Sans Arabic",
+    "Noto Sans Hebrew",
+    "Noto Sans Devanagari",
+    "Noto Sans Thai",
+    "Noto Sans Tamil",
+    "Noto Sans Georgian",
+]
 FALLBACKS: dict[str, list[str]] = {
     "Charis SIL": ["Noto Serif", "Noto Naskh Arabic", *_SANS[1:], *_CJK_SERIF],
     "Lato": ["Noto Serif", *_SANS, *_CJK_SANS],
-    # Display titles: Lato Black draws the Greek that Bebas Neue lacks, at the same weight.
-    "Bebas Neue": ["Lato Black", "Noto Serif", *_SANS, *_CJK_SANS],
+    # Display titles: a condensed sans of Bebas Neue's weight draws what it lacks (Greek,
+    # Vietnamese), where Lato Black set those letters wide, heavy and in lower case.
+    "Bebas Neue": ["Noto Sans Display ExtraCondensed", *_SANS, "Noto Serif", *_CJK_SANS],
+    "Noto Sans Display ExtraCondensed": [*_SANS, "Noto Serif", *_CJK_SANS],
 }
 FALLBACKS["serif"] = ["Charis SIL", *FALLBACKS["Charis SIL"]]
 FALLBACKS["sans-serif"] = ["Lato", *FALLBACKS["Lato"]]

@@ -13,6 +13,7 @@ the first face of the chain that has it, as the renderer does.
 from __future__ import annotations
 
 import math
+import unicodedata
 from functools import cache, lru_cache
 
 from PIL import ImageFont
@@ -21,6 +22,7 @@ from ..resources import fonts_dir
 from .fonts import (
     CJK_FAMILIES,
     FACE_FILES,
+    FACES,
     FALLBACKS,
     family_and_style,
     font_package_for,
@@ -80,11 +82,34 @@ def _face_for(char: str, file: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=4096)
+def display_face(text: str) -> str:
+    """The face file a display title sets ``text`` in: Bebas Neue when it has every letter of
+    the title in capitals, else the condensed Noto for the whole title. Falling back letter
+    by letter would set "NGUYỄN" in two designs, and Bebas Neue has Vietnamese's Á but not
+    its Ễ; a Greek or Tamil title, which Bebas Neue lacks entirely, loses nothing by it.
+    Only letters count: an emoji or a rare symbol falls back on its own, between words."""
+    bebas = _cmap(FACES["display"])
+    needed = (ord(c) for c in text.upper() if unicodedata.category(c)[0] in {"L", "M"})
+    whole = all(point in bebas for point in needed)
+    return FACES["display"] if whole else FACES["display-fallback"]
+
+
+def _as_set(text: str, file: str) -> tuple[str, str]:
+    """Display titles are set in capitals (``text-transform: uppercase`` in the templates)
+    and in one face for the whole title (``display_face``): measure them so."""
+    if file != FACES["display"]:
+        return text, file
+    return text.upper(), display_face(text)
+
+
 @lru_cache(maxsize=65536)
 def text_width_mm(text: str, file: str, size_pt: float, tracking_em: float = 0.0) -> float:
     """The advance width of ``text`` set in the bundled face ``file`` (e.g.
     ``"Lato-Bold.ttf"``) at ``size_pt``, with ``tracking_em`` of letter-spacing after
-    every character, in millimetres."""
+    every character, in millimetres. Text in the display face is measured as the templates
+    set it: in capitals, and in ``display_face``'s face."""
+    text, file = _as_set(text, file)
     units = 0.0
     run_face: str | None = None
     run = ""
@@ -119,6 +144,7 @@ def wrapped_lines(
     """
     if not text:
         return 1 if indent_mm else 0
+    text, file = _as_set(text, file)  # one face for the whole text, not word by word
     width_mm = max(width_mm, 5.0)
     space = text_width_mm(" ", file, size_pt)
     lines, x = 1, indent_mm

@@ -41,3 +41,11 @@ def test_without_the_cjk_faces_the_build_says_once_how_to_add_them(
         "installed (sudo apt-get install fonts-noto-cjk); the build uses it when it is there"
     ]
     assert messages.font_package_hints({"Ann ሰ": ["ሰ"]}) == []
+
+
+def test_a_missing_glyph_in_a_name_names_the_entry_and_its_name_field() -> None:
+    # An initiative card marks its entry with the character's name (cards.html).
+    problem = messages.missing_glyph_problem(_document("Initiative cards"), {"Abebe ሰላም": ["ሰ"]})
+    assert str(problem) == (
+        'initiative-cards.pdf: warning: entry "Abebe ሰላም": name: no font draws 1 character: \'ሰ\''
+    )

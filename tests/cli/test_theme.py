@@ -62,7 +62,7 @@ def test_a_build_uses_the_edited_theme(
     assert result.exit_code == 0, result.output
     [pdf] = (tmp_path / "out").glob("*.pdf")
     words = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.read_bytes())).pages)
-    assert "Hauling by the hour" in words
+    assert "HAULING BY THE HOUR" in words  # a title: capitals, set by the stylesheet
     assert "Lifting & carrying" not in words
 
 

@@ -5,9 +5,11 @@ bleed) and every initiative-card mode (poker or index, flat or tent):
 
 - cards sit a gutter apart; with bleed, the bleeds meet in the gutter and never overlap;
 - every card's text stays at least ``CARD_SAFE_MM`` (3 mm) inside its trim;
-- cut marks lie outside every card, are at least ``MIN_MARK_MM`` (4 mm) long, lie wholly
-  inside the printable zone (``PRINTABLE_MM`` from every paper edge) and mark both ends of
-  every trim line, every row and column (with bleed too);
+- cut marks lie outside every card and its bleed, are at least ``MIN_MARK_MM`` (4 mm)
+  long, lie wholly inside the printable zone (``PRINTABLE_MM`` from every paper edge) and
+  mark both ends of every trim line, every row and column (with bleed too);
+- the one-line "print at 100%" note sits in the bottom margin, clear of every card, its
+  bleed and every mark, inside the printable zone;
 - in the PDF, marks print over the cards' bleed, not under it.
 
 The layout functions are the source of truth and are checked in every mode; the PDFs are
@@ -42,6 +44,8 @@ from scratchpress.documents.cardsheet import (
     Line,
     Rect,
     margin_note,
+    print_note_box,
+    print_note_place,
 )
 from scratchpress.documents.deck import DeckOptions, deck_document, imposition
 from scratchpress.render.engine import render_pdf
@@ -106,7 +110,7 @@ def assert_cuts_clean(
             assert PRINTABLE_MM - tol <= x <= page_w - PRINTABLE_MM + tol, ("too near", mark)
             assert PRINTABLE_MM - tol <= y <= page_h - PRINTABLE_MM + tol, ("too near", mark)
         for card in cards:
-            assert not crosses(mark, card, tol), (mark, card)
+            assert not crosses(mark, inflated(card, bleed), tol), ("in the bleed", mark, card)
     # Both ends of every trim line: each card edge has a mark before and after the grid.
     for card in cards:
         for x in (card.x, card.right):
@@ -165,6 +169,85 @@ def test_initiative_sheets_cut_clean(paper: str, size: str, tent: bool) -> None:
         for k in marks
     ]
     assert_cuts_clean((grid.page_w, grid.page_h), grid.cells(), lines, 0.0)
+
+
+def assert_note_clear(
+    page: tuple[float, float], cards: list[Rect], marks: list[Line], bleed: float, note: Rect
+) -> None:
+    page_w, page_h = page
+    assert note.h >= 3.0 and note.w >= 60.0, note  # a 7 pt line of the longest wording
+    assert note.x >= PRINTABLE_MM - EPS and note.right <= page_w - PRINTABLE_MM + EPS
+    assert note.y >= PRINTABLE_MM - EPS and note.bottom <= page_h - PRINTABLE_MM + EPS
+    for card in cards:
+        assert not note.overlaps(inflated(card, bleed)), (note, card)
+    for mark in marks:
+        assert not crosses(mark, note), (mark, note)
+
+
+@pytest.mark.parametrize(("paper", "backs", "bleed"), DECK_MODES)
+def test_the_printing_note_sits_in_the_margin_of_every_deck(
+    paper: str, backs: str, bleed: bool
+) -> None:
+    layout = imposition(paper, DeckOptions(backs=backs, bleed=bleed))  # type: ignore[arg-type]
+    note = print_note_place(layout)
+    assert note is not None
+    cards = layout.fronts + layout.backs
+    assert_note_clear((layout.page_w, layout.page_h), cards, layout.marks, layout.bleed, note)
+
+
+@pytest.mark.parametrize(("paper", "size", "tent"), INITIATIVE_MODES)
+def test_the_printing_note_sits_in_the_margin_of_every_initiative_sheet(
+    paper: str, size: str, tent: bool
+) -> None:
+    m = initiative.METRICS[size]
+    grid = initiative.plan_grid(paper, m.card_w, 2 * m.card_h if tent else m.card_h)
+    cells = grid.cells()
+    note = print_note_box(
+        [c.x for c in cells], grid.cell_w, grid.top + grid.height, 0.0, grid.page_h
+    )
+    assert note is not None
+    marks = [
+        Line(k.x, k.y, k.x, k.y + k.length)
+        if k.direction == "v"
+        else Line(k.x, k.y, k.x + k.length, k.y)
+        for k in initiative.cut_marks(grid)
+    ]
+    assert_note_clear((grid.page_w, grid.page_h), cells, marks, 0.0, note)
+
+
+@pytest.mark.parametrize(
+    ("paper", "bleed", "top_mark", "bottom_mark"),
+    [
+        # Trim 10.85 mm from the top: a 4 mm mark, 0.5 mm off the trim.
+        ("letter", False, (6.35, 10.35), (269.05, 273.05)),
+        # Letter loses a row to the bleed, so its marks start 0.5 mm past the bleed.
+        ("letter", True, (30.7, 35.7), (243.7, 248.7)),
+        ("a4", False, (12.5, 17.5), (279.5, 284.5)),
+        # Trim 13.5 mm from the top, bleed to 10.5: the mark ends where the bleed starts
+        # (it ran from 8.0 to 13.0, 2.5 mm into the bleed) and is 4.15 mm long.
+        ("a4", True, (6.35, 10.5), (286.5, 290.65)),
+    ],
+)
+def test_cut_marks_stay_out_of_the_bleed(
+    paper: str, bleed: bool, top_mark: tuple[float, float], bottom_mark: tuple[float, float]
+) -> None:
+    layout = imposition(paper, DeckOptions(bleed=bleed))
+    top = min(r.y for r in layout.fronts)
+    bottom = max(r.bottom for r in layout.fronts)
+    vertical = {
+        (round(min(m.y1, m.y2), 2), round(max(m.y1, m.y2), 2)) for m in layout.marks if m.x1 == m.x2
+    }
+    assert vertical == {top_mark, bottom_mark}
+    assert top_mark[1] <= top - layout.bleed + EPS and bottom_mark[0] >= bottom + layout.bleed - EPS
+    left = min(r.x for r in layout.fronts)
+    right = max(r.right for r in layout.fronts)
+    for m in layout.marks:
+        if m.y1 == m.y2:
+            assert (
+                max(m.x1, m.x2) <= left - layout.bleed + EPS
+                or min(m.x1, m.x2) >= right + layout.bleed - EPS
+            )
+    assert layout.per_page == (6 if (paper, bleed) == ("letter", True) else 8)
 
 
 def test_a_mark_over_a_card_or_too_near_the_edge_is_caught() -> None:

@@ -218,7 +218,8 @@ def test_campaign_events_appear_in_the_deck(user_campaign: Campaign, tmp_path: P
     own = [e for e in merged_entries(user_campaign, "events") if e.source is not None]
     rendered = render(deck_document("events", own, BuildOptions(), DeckOptions(backs="none")))
     text = write(rendered, tmp_path / "own.pdf").pages[0].extract_text()
-    assert "The Dust Wind" in text and "d20 + 6" in text
+    # Card titles are set in capitals by the stylesheet (text-transform), text layer too.
+    assert "THE DUST WIND" in text and "d20 + 6" in text
     assert card_overflows(rendered.document) == []
     assert rendered.warnings == []
 
@@ -404,11 +405,11 @@ def test_event_card_text_reads_back_from_the_pdf(
 ) -> None:
     _, pdf = rendered_events
     first = pdf.pages[0].extract_text()
-    assert "Boiler Burst" in first
+    assert "BOILER BURST" in first
     assert "ATTACKS ECONOMY" in first and "d20 + 7" in first and "hit: \u22126" in first
     assert "d20 + healing vs 11" in first
     back = pdf.pages[1].extract_text()
-    assert "Resilience" in back and "ENVIRONMENT" in back  # the three E's
+    assert "RESILIENCE" in back and "ENVIRONMENT" in back  # the three E's
 
 
 def test_no_event_card_overflows_its_card(rendered_events: tuple[Rendered, PdfReader]) -> None:
@@ -428,7 +429,7 @@ def test_careers_fit_and_render_on_a4_folded(example: Campaign, tmp_path: Path) 
     assert len(pdf.pages) == len(document.context["pages"]) == math.ceil(count / 4)
     assert all(size(p) == pytest.approx(A4, abs=1) for p in pdf.pages)  # cards on their sides
     text = pdf.pages[0].extract_text()
-    assert "Farmer" in text and "fighting or wrestling" in text and "each at level 1" in text
+    assert "FARMER" in text and "fighting or wrestling" in text and "each at level 1" in text
     assert card_overflows(rendered.document) == []
     assert card_collisions(rendered.document) == []
     assert rendered.warnings == []

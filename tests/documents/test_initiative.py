@@ -454,9 +454,10 @@ def _cards_names(folder: Path) -> list[dict[str, object]]:
 def test_a_long_name_takes_the_labels_room_before_a_letter_is_cut(
     write_campaign: WriteCampaign,
 ) -> None:
-    # 23 letters of Greek in Lato Black do not fit beside "CHARACTER" at the smallest
-    # size; without the label they do, so the band drops the label and keeps every letter.
-    name = "Αλέξανδρος Κωνσταντίνου"
+    # 25 letters of Greek in the condensed display face do not fit beside "CHARACTER" at
+    # the smallest size; without the label they do, so the band drops the label and keeps
+    # every letter.
+    name = "Αλέξανδρος Κωνσταντινίδης"
     folder = write_campaign({"party.yaml": PARTY.format(name=name, group="Dam")})
     card = next(c for c in _cards_names(folder) if c["title"] == name)
     assert card["band_title"] == name

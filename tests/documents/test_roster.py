@@ -149,7 +149,13 @@ def test_an_npc_without_an_attack_ability_shows_its_basic_attack(
     lurker = next(b for b in computed.blocks if b.name == "Ditch Lurker")
     assert isinstance(lurker.stats, CharacterStats)
     assert attack_rows(lurker.stats) == [
-        {"name": "Basic attack", "text": "+0 vs agility, close, 1 damage, 2 on a 20"}
+        {
+            "name": "Basic attack",
+            "text": "+0 vs agility, close, 1 damage, 2 on a 20",
+            # The same text split, so the preview links the bonus alone.
+            "bonus": "+0",
+            "rest": " vs agility, close, 1 damage, 2 on a 20",
+        }
     ]
 
 

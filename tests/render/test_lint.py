@@ -61,7 +61,7 @@ def test_a_missing_glyph_is_reported_and_fails_with_strict(tmp_path: Path) -> No
     args = ["build", str(folder), "-o", str(tmp_path / "out"), "--only", "sheets", "-j", "1"]
     relaxed = runner.invoke(app, args)
     assert relaxed.exit_code == 0, relaxed.output
-    line = "sheet-ann-selam.pdf: entry \"Ann ሰላም\": no font draws 3 characters: 'ሰ' 'ላ' 'ም'"
+    line = "sheet-ann-selam.pdf: entry \"Ann ሰላም\": name: no font draws 3 characters: 'ሰ' 'ላ' 'ም'"
     assert line in relaxed.output
     strict = runner.invoke(app, [*args, "--strict"])
     assert strict.exit_code == 1

@@ -83,3 +83,15 @@ def test_chinese_japanese_and_korean_come_from_the_debian_package() -> None:
     assert font_package_for("한") == "fonts-noto-cjk"
     assert font_package_for("A") is None
     assert font_package_for("Ж") is None
+
+
+def test_a_display_title_is_set_whole_in_the_face_that_has_all_its_letters() -> None:
+    from scratchpress.typesetting.measure import display_face
+
+    # Bebas Neue has Latin and Cyrillic, Á but not Vietnamese's Ễ, and no Greek at all.
+    assert display_face("Alexandra Petrova") == "BebasNeue-Regular.otf"
+    assert display_face("Александра Петрова") == "BebasNeue-Regular.otf"
+    assert display_face("Nguyễn Thị Ánh Tuyết") == "NotoSansDisplay-ExtraCondensed.ttf"
+    assert display_face("Αλέξανδρος Παπαδόπουλος") == "NotoSansDisplay-ExtraCondensed.ttf"
+    # An emoji is no letter: it falls back on its own and leaves the title in Bebas Neue.
+    assert display_face("Ballast 🎲") == "BebasNeue-Regular.otf"

@@ -26,6 +26,7 @@ from .imposition import LAYOUTS, booklet_layout, impose_saddle, saddle_sheet
 from .inserts import INSERTS, statblock_view
 from .markdown import (
     check_inline,
+    expected_text,
     mark_inserts,
     markdown,
     open_booklet_picture,
@@ -57,7 +58,8 @@ def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> 
     booklet = load_booklet(campaign)
     if booklet is None:
         return []
-    context = booklet_view(booklet, computed, campaign, options)
+    expected: list[tuple[str, str]] = []
+    context = booklet_view(booklet, computed, campaign, options, expected=expected)
     title = booklet.definition.title
     return [
         Document(
@@ -69,6 +71,7 @@ def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> 
             # Printed on both sides of the paper, like any book.
             duplex=True,
             pdf_variant="pdf/ua-1",
+            expected=tuple(expected),
         )
     ]
 
@@ -117,11 +120,19 @@ def _colophon_view(booklet: Booklet) -> dict[str, Any]:
 
 
 def booklet_view(
-    booklet: Booklet, computed: Computed, campaign: Campaign, options: BuildOptions
+    booklet: Booklet,
+    computed: Computed,
+    campaign: Campaign,
+    options: BuildOptions,
+    warnings: list[Problem] | None = None,
+    expected: list[tuple[str, str]] | None = None,
 ) -> dict[str, Any]:
-    """The template's whole context. Raises InputError listing every problem found."""
+    """The template's whole context. Raises InputError listing every problem found;
+    ``warnings`` gets what does not stop a build (a heading that skips a level),
+    ``expected`` the author's words by source line (for the completeness audit)."""
     paper, layout = booklet_layout(booklet.definition.paper, options)
     ctx = BookletContext(booklet, computed, campaign, options, layout)
+    ctx.warnings = warnings if warnings is not None else []
     md = markdown()
     parsed = [parse_chapter(md, chapter, ctx) for chapter in booklet.chapters]
     for chapter in parsed:
@@ -130,6 +141,9 @@ def booklet_view(
     cover = _cover_view(booklet, ctx)
     if ctx.problems:
         raise InputError(ctx.problems)
+    if expected is not None:
+        for chapter in parsed:
+            expected += expected_text(chapter)
 
     chapters: list[dict[str, Any]] = []
     toc: list[dict[str, Any]] = []
@@ -185,13 +199,14 @@ def booklet_problems(
     campaign: Campaign, computed: Computed, options: BuildOptions | None = None
 ) -> list[Problem]:
     """Everything wrong with the campaign's booklet, for ``scratchpress check``."""
+    warnings: list[Problem] = []
     try:
         booklet = load_booklet(campaign)
         if booklet is not None:
-            booklet_view(booklet, computed, campaign, options or BuildOptions())
+            booklet_view(booklet, computed, campaign, options or BuildOptions(), warnings)
     except InputError as err:
-        return err.problems
-    return []
+        return [*err.problems, *warnings]
+    return warnings
 
 
 __all__ = [

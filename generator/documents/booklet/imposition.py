@@ -13,7 +13,9 @@ from typing import Any, Literal
 import pikepdf
 
 from ...definitions.models import BuildOptions
+from ...render.viewer import NOTE_MM, Flip, stamp_note
 from ...typesetting.units import PT_PER_MM
+from ..cardsheet import PRINTABLE_MM
 
 BookletPaper = Literal["letter", "a4", "a5", "half-letter"]
 
@@ -129,6 +131,29 @@ def saddle_order(pages: int) -> list[Side]:
         sides.append((high, low))  # front: the later page outside on the left
         sides.append((low + 1, high - 1))  # back
     return sides
+
+
+# Landscape sheets, pages side by side: flipped on the long edge, every back prints upside down.
+SADDLE_FLIP: Flip = "short"
+
+
+def note_box(sheet_mm: tuple[float, float]) -> tuple[float, float, float]:
+    """Where the printing note goes on the first side (left, top, width in mm): the foot
+    of its left half, which is the back cover, centred under the text and clear of the
+    folio in its outer corner, inside the printable zone."""
+    width, height = sheet_mm
+    inset = PRINTABLE_MM + 20.0  # past the folio, at the page's outer margin
+    return (inset, height - PRINTABLE_MM - NOTE_MM, width / 2 - 2 * inset)
+
+
+def printers_copy(pdf_bytes: bytes, sheet_pt: tuple[float, float] | None = None) -> bytes:
+    """``impose_saddle``, with the viewer preferences (actual size, flip on the short
+    edge) and the note saying so on the first side."""
+    imposed = impose_saddle(pdf_bytes, sheet_pt)
+    with pikepdf.open(io.BytesIO(imposed)) as pdf:
+        x0, y0, x1, y1 = (float(v) for v in pdf.pages[0].mediabox)
+    sheet_mm = ((x1 - x0) / PT_PER_MM, (y1 - y0) / PT_PER_MM)
+    return stamp_note(imposed, SADDLE_FLIP, note_box(sheet_mm))
 
 
 def impose_saddle(pdf_bytes: bytes, sheet_pt: tuple[float, float] | None = None) -> bytes:

@@ -21,6 +21,7 @@ from PIL import Image
 
 from ...render.confine import RefusedResource
 from ...render.images import ImageProblem, open_picture, picture_data_url
+from ...render.lint import SOURCE_ATTRIBUTE
 from ...render.names import slug
 from ...render.templating import render_html
 from ...typesetting.units import MM_PER_INCH
@@ -78,8 +79,46 @@ def _unique_id(text: str, ids: set[str]) -> str:
     return candidate
 
 
+# Columns from which a Markdown table is set as ``wide`` (booklet.css): smaller type and
+# no cell kept on one line, so it fits the text column instead of running off the page.
+WIDE_TABLE_COLUMNS = 7
+READABLE_COLUMNS = 12  # beyond this even the wide setting breaks short words: ``check`` says so
+
+
+def mark_sources(tokens: Sequence[Token], shown: str) -> None:
+    """Every block (paragraph, heading, list item, table, code) names the chapter line it
+    came from: a layout problem then points to the author's line (render/lint.py)."""
+    for token in tokens:
+        if token.map and token.nesting >= 0 and token.type != "inline":
+            token.attrSet(SOURCE_ATTRIBUTE, f"{shown}:{token.map[0] + 1}")
+    for index, token in enumerate(tokens):
+        if token.type == "table_open" and _columns(tokens, index) >= WIDE_TABLE_COLUMNS:
+            token.attrJoin("class", "wide")
+
+
+def _columns(tokens: Sequence[Token], table: int) -> int:
+    """The columns of the table opening at ``tokens[table]`` (its header row's cells)."""
+    columns = 0
+    for token in tokens[table:]:
+        if token.type == "th_open":
+            columns += 1
+        elif token.type == "tr_close":
+            break
+    return columns
+
+
 def parse_chapter(md: MarkdownIt, chapter: ChapterFile, ctx: BookletContext) -> ParsedChapter:
     tokens = md.parse(chapter.text)
+    mark_sources(tokens, chapter.shown)
+    for index, token in enumerate(tokens):
+        columns = _columns(tokens, index) if token.type == "table_open" else 0
+        if columns > READABLE_COLUMNS:
+            ctx.warn(
+                f"a table of {columns} columns: it fits the page only with its words broken"
+                f" mid-word; split it into tables of {READABLE_COLUMNS} columns or fewer",
+                chapter.shown,
+                token.map[0] + 1 if token.map else None,
+            )
     headings: list[Heading] = []
     first_block = next((t for t in tokens if t.nesting >= 0 and t.level == 0), None)
     if first_block is None or first_block.type != "heading_open" or first_block.tag != "h1":
@@ -95,6 +134,14 @@ def parse_chapter(md: MarkdownIt, chapter: ChapterFile, ctx: BookletContext) -> 
         if level == 1 and headings:
             ctx.problem(
                 "one '# title' per chapter file; use '## ' for its sections", chapter.shown, line
+            )
+        if headings and level > headings[-1].level + 1:
+            # Screen readers list headings by level: a jump leaves a gap in the outline.
+            ctx.warn(
+                f"heading level {level} follows level {headings[-1].level}; use"
+                f" '{'#' * (headings[-1].level + 1)} ' so the outline has no gap",
+                chapter.shown,
+                line,
             )
         text = _plain(tokens[index + 1]) or "untitled"
         heading = Heading(level, text, _unique_id(text, ctx.ids))
@@ -220,3 +267,22 @@ def keep_with_tables(tokens: Sequence[Token]) -> None:
                 break
             opening.attrJoin("class", LEADS_IN)
             end -= 3
+
+
+def expected_text(parsed: ParsedChapter) -> list[tuple[str, str]]:
+    """The words of each block of the chapter, by its ``file:line``, for the build's
+    completeness audit (render/audit.py). Inserts are ours and checked by their own
+    tests; a picture's description is not printed text."""
+    found: list[tuple[str, str]] = []
+    for token in parsed.tokens:
+        if token.type == "inline" and token.map:
+            words = " ".join(
+                child.content
+                for child in token.children or []
+                if child.type in {"text", "code_inline"}
+            )
+            if words.strip():
+                found.append((f"{parsed.file.shown}:{token.map[0] + 1}", words))
+        elif token.type in {"fence", "code_block"} and token.map and not _is_insert(token):
+            found.append((f"{parsed.file.shown}:{token.map[0] + 1}", token.content))
+    return found

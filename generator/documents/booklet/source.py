@@ -194,7 +194,12 @@ class BookletContext:
     options: BuildOptions
     layout: Layout
     problems: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
     ids: set[str] = field(default_factory=set)  # heading ids given so far, booklet-wide
 
     def problem(self, message: str, file: str, line: int | None, where: str | None = None) -> None:
         self.problems.append(Problem(message, file, line, None, where))
+
+    def warn(self, message: str, file: str, line: int | None) -> None:
+        """Something ``check`` points out that does not stop a build."""
+        self.warnings.append(Problem(message, file, line, severity="warning"))

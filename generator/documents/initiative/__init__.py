@@ -167,7 +167,7 @@ def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> 
     cards = all_cards(computed, options)
     if not cards:
         return []
-    return [Document(KIND, TITLE, STEM, TEMPLATE, _context(cards, options))]
+    return [Document(KIND, TITLE, STEM, TEMPLATE, _context(cards, options), print_flip="one-sided")]
 
 
 def build_documents(
@@ -198,7 +198,7 @@ def build_documents(
         batch_context=batch,
         max_batch=SHEETS_PER_BATCH,
     )
-    return [Document(KIND, TITLE, STEM, TEMPLATE, context, imposed=imposed)]
+    return [Document(KIND, TITLE, STEM, TEMPLATE, context, imposed=imposed, print_flip="one-sided")]
 
 
 def _context(cards: list[dict[str, Any]], options: BuildOptions) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...definitions.models import BuildOptions
+from ...render.viewer import print_note
 from ...typesetting.paper import PAPER_MM
 from ...typesetting.units import mm
 from ..cardsheet import (
@@ -25,6 +26,8 @@ from ..cardsheet import (
     Rect,
     gutters,
     most,
+    note_view,
+    print_note_box,
     widest_gutter,
 )
 from ..cardsheet import cut_marks as trim_marks
@@ -208,12 +211,17 @@ def layout(cards: list[dict[str, Any]], options: BuildOptions) -> dict[str, Any]
                 "guides": [_line(mark) for mark in guide_lines(used)],
             }
         )
+    # No backs to line up: the cards (and tents, folded) print on one side.
+    box = print_note_box(
+        [c.x for c in cells], grid.cell_w, grid.top + grid.height, 0.0, grid.page_h
+    )
     return {
         "page_w": mm(grid.page_w),
         "page_h": mm(grid.page_h),
         "orientation": "landscape" if grid.landscape else "portrait",
         "per_page": grid.per_page,
         "marks": marks,
+        "note": note_view(box, print_note("one-sided")) if box is not None else None,
         "pages": pages,
     }
 

@@ -108,13 +108,24 @@ def _attack_text(action: Action) -> str:
     return text
 
 
-def attack_rows(stats: CharacterStats) -> list[dict[str, str]]:
+def chosen_attacks(stats: CharacterStats) -> list[Action]:
     """The attacks the sheet computes, those this NPC rolls with an ability, in the sheet's
     order; an NPC without one shows its basic attack, so every block says how it fights.
     The bare-d20 attacks everyone has (hold, throw, distract) would only repeat."""
     attacks = [a for a in stats.actions if a.attack and a.bonus is not None]
-    chosen = [a for a in attacks if a.roll] or attacks[:1]
-    return [{"name": a.name, "text": _attack_text(a)} for a in chosen]
+    return [a for a in attacks if a.roll] or attacks[:1]
+
+
+def attack_rows(stats: CharacterStats) -> list[dict[str, str]]:
+    """The attacks line's entries: each chosen attack's name and roll."""
+    rows = []
+    for action in chosen_attacks(stats):
+        text = _attack_text(action)
+        bonus = signed(action.bonus or 0)
+        # "bonus" + "rest" is "text" split, so the preview can link the bonus alone while
+        # the line sets, and measures, as one run.
+        rows.append({"name": action.name, "text": text, "bonus": bonus, "rest": text[len(bonus) :]})
+    return rows
 
 
 def attack_runs(attacks: Sequence[dict[str, str]]) -> list[Run]:
@@ -172,12 +183,16 @@ def with_sources(
     stats: CharacterStats,
     values: list[dict[str, str]],
     abilities: list[dict[str, str]],
+    attacks: list[dict[str, str]],
 ) -> None:
-    """Where the header's numbers and each ability's level come from, for the preview."""
+    """Where the header's numbers, each ability's level and each attack's bonus come
+    from, for the preview."""
     for value in values:
         value["source"] = origins.stat(value["label"])
     for row, ability in zip(abilities, stats.abilities, strict=True):
         row["source"] = origins.ability(ability)
+    for attack, action in zip(attacks, chosen_attacks(stats), strict=True):
+        attack["source"] = origins.action(action)
 
 
 def minion_view(
@@ -188,8 +203,8 @@ def minion_view(
     count = f"×{block.count}" if block.count > 1 else ""
     lines = count_lines(header_runs(block.name, count, values, block.description), g.minion_w)
     abilities, ability_lines = ability_rows(stats, g.minion_w - g.hang)
-    with_sources(Origins(block, computed), stats, values, abilities)
     attacks = attack_rows(stats)
+    with_sources(Origins(block, computed), stats, values, abilities, attacks)
     ability_lines += count_lines(attack_runs(attacks), g.minion_w) if attacks else 0
     ticks = tick_boxes(stats)
     boxes = hp_boxes(stats)
@@ -247,8 +262,8 @@ def npc_item(
     lines = count_lines(header_runs(block.name, "", values, block.description), g.column_w)
     abilities, ability_lines = ability_rows(stats, g.ability_w)
     origins = Origins(block, computed)
-    with_sources(origins, stats, values, abilities)
     attacks = attack_rows(stats)
+    with_sources(origins, stats, values, abilities, attacks)
     ability_lines += count_lines(attack_runs(attacks), g.column_w) if attacks else 0
     ticks = tick_boxes(stats)
     init = signed(stats.initiative_bonus) if show_init else ""

@@ -146,6 +146,7 @@ def sheet_context(
         ],
         size_mm=(width, height),
         page=more_page,
+        computed=computed,
     )
     player = text.whole(str(getattr(definition, "player", "") or ""))
     group = text.whole(block.group or "")
@@ -181,7 +182,7 @@ def sheet_context(
         "portrait": panels.portrait(block, campaign, options),
         "defenses": defenses,
         "vitals": panels.vitals(block, stats, computed),
-        "health": panels.health(stats),
+        "health": panels.health(stats, origins),
         "warnings": panels.warnings(stats),
         "abilities": front,
         "abilities_note": f"notes in full on p. {more_page}" if notes_cut else "",

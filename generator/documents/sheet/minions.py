@@ -112,18 +112,27 @@ def back(
     compact, note_limit = back_fit(block.name, minions, blanks, *size_mm)
     spent = sum(m.count * panels.character_stats(m).cp for m in minions)
     over = spent > command or count > MAX_MINIONS
+    breakdown = " + ".join(
+        f"{m.count} × {panels.character_stats(m).cp} CP"
+        if m.count > 1
+        else f"{panels.character_stats(m).cp} CP"
+        for m in minions
+    )
     return {
         "leader": block.name,
         "leader_size": name_size(block.name),
         "rule": f"command {command}: up to {MAX_MINIONS} minions, {command} CP",
+        # The same words, split so the preview can link the command level alone.
+        "command": str(command),
+        "command_rest": f": up to {MAX_MINIONS} minions, {command} CP",
+        "command_source": Origins(block, computed).ability("command", command),
         "spent": f"{spent} of {command} CP spent",
+        # The same words, split so the preview can link the sum alone.
+        "spent_cp": str(spent),
+        "spent_rest": f" of {command} CP spent",
+        "spent_source": Origins(block, computed).minion_cp(spent, breakdown, command),
         "count": f"{count} of {MAX_MINIONS} minions",
-        "breakdown": " + ".join(
-            f"{m.count} × {panels.character_stats(m).cp} CP"
-            if m.count > 1
-            else f"{panels.character_stats(m).cp} CP"
-            for m in minions
-        ),
+        "breakdown": breakdown,
         "over": over,
         "left": "" if over else f"{command - spent} CP left",
         "compact": compact,
@@ -184,12 +193,16 @@ def minion_frame(
         "name_size": name_size(block.name),
         "numbers": numbers,
         "cp": f"{stats.cp} CP each" if block.count > 1 else f"{stats.cp} CP",
+        # The same words, split so the preview can link the number alone.
+        "cp_value": str(stats.cp),
+        "cp_rest": " CP each" if block.count > 1 else " CP",
+        "cp_source": origins.cp(stats),
         # One track per individual: two thugs are hurt separately.
         "tracks": [
             {"label": f"{block.name} {i + 1}" if block.count > 1 else "", "boxes": boxes}
             for i in range(block.count)
         ],
-        "bands": panels.bands(stats),
+        "bands": panels.bands(stats, origins),
         # Minions have no maximum level of their own (RULES.md §7).
         "abilities": rows,
         "actions": [action_row(a, origins.action(a)) for a in stats.actions if a.bonus is not None],

@@ -7,8 +7,9 @@ from typing import Any
 
 from ...rules import CharacterStats
 from ...rules.abilities import CHARACTER_CATEGORIES, category_of
-from ...statblocks import Block
+from ...statblocks import Block, Computed
 from ...typesetting.measure import wrapped_lines
+from ..sources import Origins
 from . import panels
 from .layout import abilities_height, ability_columns, ability_lead_mm
 from .metrics import (
@@ -34,8 +35,10 @@ from .text import name_size, whole
 MORE_WRITE_IN_LINES = 5
 
 
-def more_minion(block: Block) -> dict[str, Any]:
-    """A minion whose frame on the back was shortened: its words whole, in the same look."""
+def more_minion(block: Block, origins: Origins | None = None) -> dict[str, Any]:
+    """A minion whose frame on the back was shortened: its words whole, in the same look;
+    ``origins`` says where its levels are written, for the preview."""
+    origins = origins or Origins(block)
     stats = panels.character_stats(block)
     order = list(CHARACTER_CATEGORIES)
     abilities = sorted(stats.abilities, key=lambda a: order.index(category_of(a.name)))
@@ -43,7 +46,7 @@ def more_minion(block: Block) -> dict[str, Any]:
         "name": block.name,
         "count": f"× {block.count}" if block.count > 1 else "",
         "description": whole(block.description),
-        "abilities": [ability_row(a, None, None) for a in abilities],
+        "abilities": [ability_row(a, None, None, source=origins.ability(a)) for a in abilities],
     }
 
 
@@ -70,6 +73,7 @@ def more(
     minions: list[Block],
     size_mm: tuple[float, float],
     page: str,
+    computed: Computed | None = None,
 ) -> dict[str, Any] | None:
     """The continuation page, or None when the front and back print everything whole.
 
@@ -99,8 +103,12 @@ def more(
         "name": block.name,
         "name_size": name_size(block.name),
         "description": description,
-        "abilities": ability_columns(stats, roomy, width) if abilities else [],
-        "minions": [more_minion(m) for m in minions],
+        "abilities": (
+            ability_columns(stats, roomy, width, origins=Origins(block, computed))
+            if abilities
+            else []
+        ),
+        "minions": [more_minion(m, Origins(m, computed)) for m in minions],
         "write_ins": layout.condensed,
         # Where the front's write-in panels went, said where they would have been.
         "write_ins_note": f"Gear & notes, character development: p. {page}",

@@ -15,7 +15,7 @@ from ...rules.grid import GridMove
 from ...statblocks import Block, Computed
 from ..assets import portrait_problem, portrait_url
 from ..common import carry_cells, health_text, hp_track, signed
-from ..sources import Origins
+from ..sources import Origins, group_source
 from .metrics import HP_SIZES, PORTRAIT_MM
 from .text import GROUP_MAX, cut, whole
 
@@ -75,15 +75,22 @@ def vitals(block: Block, stats: CharacterStats, computed: Computed) -> dict[str,
     group = cut(block.group or "", GROUP_MAX)
     origins = Origins(block, computed)
     individual = computed.rules.individual_initiative
-    group_line = ""
+    # The line in three parts, so the preview can link the bonus alone.
+    parts = {"before": "", "bonus": "", "after": "", "source": ""}
     if group and not individual:
-        bonus = next((g.bonus for g in computed.groups if g.name == block.group), None)
-        if bonus is not None:
-            group_line = f"{group}: the group rolls d20 {signed(bonus)}"
+        found = next((g for g in computed.groups if g.name == block.group), None)
+        if found is not None:
+            parts["before"] = f"{group}: the group rolls d20 "
+            parts["bonus"] = signed(found.bonus)
+            parts["source"] = group_source(found, computed)
     elif group:
-        group_line = f"{group}: each rolls alone"
+        parts["before"] = f"{group}: each rolls alone"
     else:
-        group_line = f"no group: rolls d20 {signed(stats.initiative_bonus)} alone"
+        parts["before"] = "no group: rolls d20 "
+        parts["bonus"] = signed(stats.initiative_bonus)
+        parts["after"] = " alone"
+        parts["source"] = origins.stat("initiative_bonus")
+    group_line = parts["before"] + parts["bonus"] + parts["after"]
     return {
         "hp": str(stats.hit_points),
         "stamina": str(stats.stamina),
@@ -91,6 +98,7 @@ def vitals(block: Block, stats: CharacterStats, computed: Computed) -> dict[str,
         "initiative_label": "d20 + this bonus" if individual else "own bonus",
         "group": group,
         "group_line": group_line,
+        "group_parts": parts,
         "sources": {
             "hp": origins.stat("hit_points"),
             "stamina": origins.stat("stamina"),
@@ -99,11 +107,11 @@ def vitals(block: Block, stats: CharacterStats, computed: Computed) -> dict[str,
     }
 
 
-def health(stats: CharacterStats) -> dict[str, Any]:
+def health(stats: CharacterStats, origins: Origins | None = None) -> dict[str, Any]:
     return {
         "track": boxes(stats.hit_points, stats.stamina),
         "size": hp_size(stats.hit_points),
-        "bands": bands(stats),
+        "bands": bands(stats, origins),
     }
 
 
@@ -114,13 +122,28 @@ def hp_size(hit_points: int) -> str:
     return HP_SIZES[-1][0]
 
 
-def bands(stats: CharacterStats) -> list[dict[str, str]]:
-    """``healthy 2–3 · injured 1 · incapacitated 0`` with typographic dashes."""
+def bands(stats: CharacterStats, origins: Origins | None = None) -> list[dict[str, str]]:
+    """``healthy 2–3 · injured 1 · incapacitated 0`` with typographic dashes; ``origins``
+    adds where the healthy and injured ranges come from (the stamina), for the preview."""
     text = {state: span.replace("-", "–") for state, span in health_text(stats.health).items()}
+
+    def source(state: str) -> str:
+        return origins.band(state, text[state]) if origins else ""
+
     return [
-        {"state": "healthy", "range": text["healthy"], "style": "healthy"},
-        {"state": "injured", "range": text["injured"], "style": "injured"},
-        {"state": "incapacitated", "range": text["incapacitated"], "style": "zero"},
+        {
+            "state": "healthy",
+            "range": text["healthy"],
+            "style": "healthy",
+            "source": source("healthy"),
+        },
+        {
+            "state": "injured",
+            "range": text["injured"],
+            "style": "injured",
+            "source": source("injured"),
+        },
+        {"state": "incapacitated", "range": text["incapacitated"], "style": "zero", "source": ""},
     ]
 
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from ...problems import quoted
+from ...typesetting.fonts import FACES
+from ...typesetting.measure import text_width_mm
 
 # The largest name size at which a name of this many characters usually fits one header
 # line; past "s" the name wraps at 12 pt (metrics.NAME_TYPE has the sizes).
@@ -47,9 +51,22 @@ def shortened_message(text: str, limit: int) -> str:
     )
 
 
+# A Latin name's letters, on average, for NAME_SIZES: a name is as long as its letters or
+# as many of these as its width, whichever is more.
+LATIN_SAMPLE = "Alexandra Petrova Holme"
+
+
+@cache
+def _latin_letter_mm() -> float:
+    return text_width_mm(LATIN_SAMPLE, FACES["display"], 10) / len(LATIN_SAMPLE)
+
+
 def name_size(name: str) -> str:
-    """The name is the largest thing on the page, within reason: long names step down."""
+    """The name is the largest thing on the page, within reason: long names step down. A
+    name in wider letters (Tamil, Georgian, Greek in the condensed fallback) steps down as a
+    Latin name of its width would, so it stays on one line where that name does."""
+    length = max(len(name), text_width_mm(name, FACES["display"], 10) / _latin_letter_mm())
     for size, longest in NAME_SIZES:
-        if len(name) <= longest:
+        if length <= longest:
             return size
     return "xs"

@@ -1,0 +1,82 @@
+"""The completeness audit: is every word a document meant to print in its PDF's text?
+
+A page can lose text without any box overflowing where the layout lint looks: a line
+clipped by ``overflow: hidden``, a cell pushed off a page, a glyph run dropped. So after a
+render the words each block of the author's text was to print (``Document.expected``) are
+looked for in the text layer pdfium reads back, as a reader's search or a screen reader
+would find them.
+
+Both sides are compared as letters and digits only, case-folded: line breaks, the hyphens
+of hyphenation, the spaces a justified line stretches, CSS capitals and where a shaped
+script's marks land change nothing a reader would call lost.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+# A word of the expected text: anything between spaces and punctuation.
+_WORD = re.compile(r"[^\s!-/:-@\[-`{-~\u00a0-\u00bf\u2000-\u206f]+")
+# Scripts whose conjuncts the text layer cannot give back letter for letter (WeasyPrint maps
+# a conjunct glyph to some of its letters: "अर्जुन" reads back "अ Eर्जुन"): their words are
+# not audited, rather than reported lost when they print well. Indic, Tibetan, Myanmar, Khmer.
+_CONJUNCTS = re.compile(r"[\u0900-\u0dff\u0f00-\u0fff\u1000-\u109f\u1780-\u17ff]")
+# The words of one block shown in a report before "…".
+SHOWN_WORDS = 3
+
+
+def _folded(text: str) -> str:
+    """Letters and digits only: no spaces, punctuation or hyphens, and no combining marks
+    (a PDF's text layer gives an Indic vowel sign where it is drawn, not where it is
+    written, so marks are not compared)."""
+    return "".join(
+        char
+        for char in unicodedata.normalize("NFKC", text).casefold()
+        if unicodedata.category(char)[0] in "LN"
+    )
+
+
+def pdf_text(pdf: bytes) -> str:
+    """Every page's text on the paper, as pdfium reads it (what search and copy find)."""
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        pages = []
+        for page in document:
+            textpage = page.get_textpage()
+            # Only what lies on the paper: pdfium would also read text drawn past the
+            # page's edge, which no printer prints and pdftotext does not find.
+            width, height = page.get_size()
+            pages.append(textpage.get_text_bounded(0, 0, width, height))
+            textpage.close()
+            page.close()
+        return "\n".join(pages)
+    finally:
+        document.close()
+
+
+def lost_words(pdf: bytes, expected: Sequence[tuple[str, str]]) -> list[tuple[str, list[str]]]:
+    """For each block (``source``, ``text``) with words the PDF does not hold, its source
+    and those words, in order."""
+    printed = _folded(pdf_text(pdf))
+    lost: list[tuple[str, list[str]]] = []
+    for source, text in expected:
+        missing = [
+            word
+            for word in _WORD.findall(text)
+            if not _CONJUNCTS.search(word) and (folded := _folded(word)) and folded not in printed
+        ]
+        if missing:
+            lost.append((source, missing))
+    return lost
+
+
+def describe_lost(words: list[str]) -> str:
+    shown = ", ".join(f"'{word}'" for word in words[:SHOWN_WORDS])
+    return shown + (f" and {len(words) - SHOWN_WORDS} more" if len(words) > SHOWN_WORDS else "")
+
+
+__all__ = ["describe_lost", "lost_words", "pdf_text"]

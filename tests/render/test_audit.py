@@ -1,0 +1,148 @@
+"""Issue 25, point 1: nothing the author wrote is lost from a printed page, and when it
+would be, the build says where it was written.
+
+The stress booklet is a publisher's folder with no characters: a twelve-column house-rules
+table, a 129-letter word, a 206-character web address and a heading that skips a level.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from scratchpress.render.lint import page_field, page_source
+
+from conftest import Cli, WriteCampaign
+
+COLUMNS = 12
+WORD = "Supercalifragilistic" * 6 + "endofword"
+URL = "https://example.org/" + "very-long-path-segment/" * 7 + "final-page-of-the-url-end"
+
+
+def _chapter() -> str:
+    head = "| " + " | ".join(f"Attribute-heading {i + 1}" for i in range(COLUMNS)) + " |"
+    rule = "|" + "---|" * COLUMNS
+    rows = [
+        "| " + " | ".join(f"Strength-based-value R{r}C{c + 1}" for c in range(COLUMNS)) + " |"
+        for r in range(1, 4)
+    ]
+    return "\n".join(
+        [
+            "# House rules",
+            "",
+            "Some text before the table.",
+            "",
+            head,
+            rule,
+            *rows,
+            "",
+            f"A long word: {WORD} and then more text.",  # line 11
+            "",
+            f"A long link: {URL} and the sentence ends.",
+            "",
+            "### Skipped a level",  # line 15
+            "",
+            "Text under a heading that skips a level.",
+            "",
+        ]
+    )
+
+
+@pytest.fixture
+def stress(write_campaign: WriteCampaign) -> Path:
+    folder = write_campaign(
+        {"booklet.yaml": "title: Stress Booklet\nchapters:\n  - chapters/one.md\n"},
+        name="stress",
+    )
+    (folder / "chapters").mkdir()
+    (folder / "chapters" / "one.md").write_text(_chapter(), encoding="utf-8")
+    return folder
+
+
+def _text(pdf: Path) -> str:
+    """pdftotext's words with line breaks and hyphenation's hyphens taken out."""
+    out = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True)
+    return "".join(out.stdout.split()).replace("-", "")
+
+
+def test_a_folder_of_only_a_booklet_builds_it_with_nothing_lost(stress: Path, cli: Cli) -> None:
+    result = cli("build", "stress", "-o", "out", "--strict")
+    assert result.exit_code == 0, result.stderr
+    assert "overflows" not in result.stderr and "missing" not in result.stderr
+    # A publisher's folder: the booklet only, no carry table for characters it has not.
+    assert sorted(p.name for p in Path("out").glob("*.pdf")) == ["booklet-stress-booklet.pdf"]
+    text = _text(Path("out/booklet-stress-booklet.pdf"))
+    assert WORD in text
+    assert URL.replace("-", "") in text
+    for row in range(1, 4):
+        for column in range(1, COLUMNS + 1):
+            assert f"StrengthbasedvalueR{row}C{column}" in text
+
+
+def test_check_warns_of_a_heading_that_skips_a_level(stress: Path, cli: Cli) -> None:
+    result = cli("check", "stress")
+    assert result.exit_code == 0
+    assert (
+        "stress/chapters/one.md:15: warning: heading level 3 follows level 1; use '## ' so the"
+        " outline has no gap" in result.stderr
+    )
+
+
+def test_check_warns_of_a_table_too_wide_to_read(stress: Path, cli: Cli) -> None:
+    wide = "# Wide\n\n| " + " | ".join(f"C{i}" for i in range(40)) + " |\n"
+    wide += "|" + "---|" * 40 + "\n| " + " | ".join("x" for _ in range(40)) + " |\n"
+    (stress / "chapters" / "two.md").write_text(wide, encoding="utf-8")
+    with (stress / "booklet.yaml").open("a", encoding="utf-8") as booklet:
+        booklet.write("  - chapters/two.md\n")
+    result = cli("check", "stress")
+    assert "stress/chapters/two.md:3: warning: a table of 40 columns" in result.stderr
+
+
+@pytest.fixture
+def unbreakable(stress: Path) -> Path:
+    """The stress booklet with a theme that forbids breaking a word, as a stranger's theme
+    might: the long word now runs off the page."""
+    from scratchpress.resources import templates_dir
+
+    theme = stress / "theme" / "booklet"
+    theme.mkdir(parents=True)
+    shutil.copy(templates_dir() / "booklet" / "booklet.css", theme / "booklet.css")
+    with (theme / "booklet.css").open("a", encoding="utf-8") as css:
+        css.write("\n.chapter p { overflow-wrap: normal !important; }\n")
+    return stress
+
+
+def test_text_off_the_page_is_named_at_its_markdown_line(unbreakable: Path, cli: Cli) -> None:
+    result = cli("build", "stress", "-o", "out")
+    assert result.exit_code == 0  # a warning, as every layout problem without --strict
+    lines = result.stderr.splitlines()
+    assert (
+        "stress/chapters/one.md:11: booklet-stress-booklet.pdf, page 3: this text runs"
+        in result.stderr
+    )
+    # The completeness audit finds the same loss in the PDF's own text layer.
+    assert any(
+        line.startswith("stress/chapters/one.md:11: booklet-stress-booklet.pdf: missing from")
+        for line in lines
+    ), result.stderr
+
+
+def test_strict_writes_no_page_that_lost_text_and_keeps_the_last_good_one(
+    stress: Path, unbreakable: Path, cli: Cli
+) -> None:
+    (unbreakable / "theme" / "booklet" / "booklet.css").rename(stress / "held.css")
+    assert cli("build", "stress", "-o", "out").exit_code == 0
+    good = Path("out/booklet-stress-booklet.pdf").read_bytes()
+    (stress / "held.css").rename(unbreakable / "theme" / "booklet" / "booklet.css")
+    result = cli("build", "stress", "-o", "out", "--strict")
+    assert result.exit_code == 1
+    assert "not written: --strict, and " in result.stderr
+    assert Path("out/booklet-stress-booklet.pdf").read_bytes() == good
+
+
+def test_a_page_overflow_field_carries_its_source_line() -> None:
+    assert page_source(page_field(3, "chapters/one.md:11")) == ("page 3", "chapters/one.md", 11)
+    assert page_source(page_field(3, "")) == ("page 3", "", None)
