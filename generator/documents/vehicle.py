@@ -285,8 +285,10 @@ def _fuel(stats: VehicleStats, origins: Origins) -> dict[str, Any]:
     }
 
 
-def _rules(stats: VehicleStats, agility_word: str) -> list[dict[str, str]]:
-    """The vehicle's own actions and upkeep, each as a titled paragraph in our words."""
+def _rules(stats: VehicleStats, agility_word: str, origins: Origins) -> list[dict[str, str]]:
+    """The vehicle's own actions and upkeep, each as a titled paragraph in our words. A
+    title with a computed number in it (``Grapple 3``, ``Injured``: at stamina or less)
+    carries the number's source for the preview."""
     light, heavy = ram_self_damage(10), ram_self_damage(20)
     steering = "the operator or autopilot" if _ability(stats, "autopilot") else "the operator"
     full, healthy_at = stats.hit_points, stats.stamina + 1
@@ -307,6 +309,7 @@ def _rules(stats: VehicleStats, agility_word: str) -> list[dict[str, str]]:
         items.append(
             {
                 "title": f"Grapple {grapple.crewed}",
+                "source": origins.crewed(grapple),
                 "text": "A vehicle in its group. Shove: the target's next turn is delayed to its"
                 " end and cannot be boarded meanwhile; roll d20 for each"
                 f" character aboard it, 1 damage on a roll at or above their {agility_word}."
@@ -317,6 +320,7 @@ def _rules(stats: VehicleStats, agility_word: str) -> list[dict[str, str]]:
         items.append(
             {
                 "title": "Injured",
+                "source": origins.stat("stamina"),
                 "text": f"At {stats.stamina} HP or less, each use of a weapon or grapple also"
                 " delays the vehicle until the end of its next turn.",
             }
@@ -326,6 +330,7 @@ def _rules(stats: VehicleStats, agility_word: str) -> list[dict[str, str]]:
         items.append(
             {
                 "title": f"Repair {repair.level}",
+                "source": origins.ability("repair", repair.level),
                 "text": "At the start of each travel turn, roll difficulty 10: "
                 + mended.replace(" to ", " back to ")
                 + ".",
@@ -334,6 +339,7 @@ def _rules(stats: VehicleStats, agility_word: str) -> list[dict[str, str]]:
     items += [
         {
             "title": "Crew repair",
+            "source": origins.stat("hit_points"),  # the HP it mends to
             "text": "Healing does nothing and the vehicle does not recover between battles."
             " A character with craftsmanship may try once per travel turn, difficulty 10:"
             f" incapacitated to 1 HP, {mended}.",
@@ -458,7 +464,7 @@ def vehicle_view(
             _seat(stats, stats.operator, "operator", origins),
             _seat(stats, stats.gunner, "gunner", origins),
         ],
-        "rules": _rules(stats, agility_word),
+        "rules": _rules(stats, agility_word, origins),
         "warnings": list(block.warnings),
     }
     # The page less its margins; a big vehicle gets tighter type to stay on one page.

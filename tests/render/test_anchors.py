@@ -217,6 +217,9 @@ def test_a_vehicles_seat_and_health_ranges_link_to_their_source(
     (index, injured), *_ = _anchors(pdf, "injured 1–6: hit points at or below stamina 6")
     assert (injured["field"], injured["line"]) == ("abilities.toughness", 5)
     assert _text_under(pdf, index, injured) == "1–6"
+    # The vehicle rules' titles that hold a computed number: "Injured" (at stamina or less).
+    titles = [_text_under(pdf, i, a) for i, a in _anchors(pdf, "stamina 6 = ")]
+    assert "Injured" in titles, titles
 
 
 def test_an_attack_bonus_in_the_rosters_running_text_links_to_its_ability(
