@@ -55,7 +55,8 @@ def lost_text_problems(document: Document, pdf: bytes) -> list[Problem]:
         file, _, line = source.rpartition(":")
         problems.append(
             Problem(
-                f"{document.filename}: missing from the PDF's text: {describe_lost(words)}",
+                f"{document.filename}: missing from the PDF's text: {describe_lost(words)}"
+                " (off the page, or hidden by the theme)",
                 file,
                 int(line) if line.isdigit() else None,
                 severity="warning",

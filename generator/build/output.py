@@ -123,9 +123,15 @@ def write_print_all(
 ) -> None:
     """``--print-all``: every PDF this build wrote, in build order, in one file bookmarked
     by document, for a copy shop. A booklet printed saddle-stitched goes in as its saddle
-    copy, not twice; a document that failed is left out, as it is from the folder."""
+    copy, not twice. Only after a build without problems: the file holds every document
+    the campaign makes, or is not written (the last one stays)."""
     from ..render.viewer import print_all
 
+    if report.problems:
+        # Some document was not written this time: a copy shop's file must not silently
+        # lack it, nor hold its last good copy beside this build's others.
+        report.notes.append(f"{PRINT_ALL} not written: the build has problems (above)")
+        return
     saddled = {id(w.document) for w in report.written if w.printers_copy}
     chosen = [
         w for w in report.written if w.printers_copy or id(w.document) not in saddled

@@ -398,14 +398,19 @@ class BuildRun:
             if not any(message.endswith(r) for r in outcome.refused):
                 report.warnings.append(f"{document.filename}: {message}")
         lint = layout_problems(document, self.campaign, outcome)
-        lint += lost_text_problems(document, outcome.pdf)
+        # The preview's server draws pages with pdfium meanwhile, and pdfium is not
+        # thread-safe: its builds leave the audit to the GM's own build.
+        if not self.settings.preview:
+            lint += lost_text_problems(document, outcome.pdf)
         report.lint += lint
         if lint and self.options.strict:
             # --strict: a page that lost text is not a page to print. The last good file,
             # if any, stays where it is, still ours (the manifest keeps it).
             shown = display_path(path)
             count = f"{len(lint)} layout problem" + ("s" if len(lint) > 1 else "")
-            said = f"not written: --strict, and {count} in it (the last good copy stays)"
+            ours = path.exists() and manifest.may_write(document.filename)
+            kept = " (the last good copy stays)" if ours else ""
+            said = f"not written: --strict, and {count} in it{kept}"
             report.problems.append(Problem(said, shown))
             return
         with signals_held():  # written and recorded, or neither

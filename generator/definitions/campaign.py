@@ -254,7 +254,10 @@ def load_campaign(
     # A publisher's folder may hold only a booklet (booklet.yaml and its chapters): that is
     # a campaign too, with nothing to compute.
     booklet_only = any(
-        (path / name).is_file() for path in paths if path.is_dir() for name in RESERVED_FILES
+        child.name.lower() in RESERVED_FILES and child.is_file()
+        for path in paths
+        if path.is_dir()
+        for child in path.iterdir()
     )
     if not files and not booklet_only:
         raise InputError(

@@ -355,7 +355,9 @@ class BuildOptions(Model):
         " bookmarked, for a copy shop.",
     )
     strict: StrictBool = Field(
-        default=False, description="Layout problems, such as overflowing text, fail the build."
+        default=False,
+        description="Layout problems, such as overflowing text, fail the build; a document"
+        " with one is not written (its last good copy stays).",
     )
 
     @property

@@ -1,8 +1,10 @@
 """What the preview shows, kept in memory, and the builds that change it.
 
-Builds and page images are made on the main thread (pypdfium2 is not thread-safe, and
-Ctrl-C must reach a build there); the server thread reads snapshots under the lock and is
-told of every change through ``on_change``.
+Builds run on the main thread (Ctrl-C must reach a build there); page images are made on
+the server's worker threads as the browser asks for them, one at a time under the
+``pdfium`` lock (pypdfium2 is not thread-safe, which is also why a preview build skips
+the completeness audit). The server reads snapshots under ``lock`` and is told of every
+change through ``on_change``.
 """
 
 from __future__ import annotations
@@ -204,7 +206,9 @@ class Preview:
         try:
             report = api.build(
                 opened,
-                {"png": False},
+                # The preview shows every page, problems beside them, whatever the
+                # campaign's settings ask of its own builds.
+                {"png": False, "strict": False, "print_all": False},
                 self.folder,
                 force=True,
                 session=self.session,
@@ -258,8 +262,8 @@ class Preview:
             return old
         version = old.version + 1 if old is not None else 1
         doc = Doc(built.name, built.title, built.kind, digest, version, built.pdf, built.sizes)
-        if old is not None:  # its numbers stay where they were until read again
-            doc.anchors = old.anchors
+        if old is not None:  # its numbers and problems stay until read and placed again
+            doc.anchors, doc.problems = old.anchors, old.problems
         return doc
 
     def _update(self, written: list[Built]) -> None:

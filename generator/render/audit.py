@@ -1,10 +1,11 @@
 """The completeness audit: is every word a document meant to print in its PDF's text?
 
-A page can lose text without any box overflowing where the layout lint looks: a line
-clipped by ``overflow: hidden``, a cell pushed off a page, a glyph run dropped. So after a
-render the words each block of the author's text was to print (``Document.expected``) are
-looked for in the text layer pdfium reads back, as a reader's search or a screen reader
-would find them.
+A page can lose text without any box overflowing where the layout lint looks: a word
+past the paper's edge, an element a theme hides, a glyph run dropped. So after a render
+the words each block of the author's text was to print (``Document.expected``) are looked
+for, in order, in the text on the paper as pdfium reads it back (what a search, a screen
+reader or ``pdftotext`` finds). Text clipped by ``overflow: hidden`` is still in that
+layer: the frame lint (render/lint.py) is what catches it.
 
 Both sides are compared as letters and digits only, case-folded: line breaks, the hyphens
 of hyphenation, the spaces a justified line stretches, CSS capitals and where a shaped
@@ -23,6 +24,8 @@ _WORD = re.compile(r"[^\s!-/:-@\[-`{-~\u00a0-\u00bf\u2000-\u206f]+")
 # a conjunct glyph to some of its letters: "अर्जुन" reads back "अ Eर्जुन"): their words are
 # not audited, rather than reported lost when they print well. Indic, Tibetan, Myanmar, Khmer.
 _CONJUNCTS = re.compile(r"[\u0900-\u0dff\u0f00-\u0fff\u1000-\u109f\u1780-\u17ff]")
+# Hebrew, Arabic, Syriac, Thaana, N'Ko and the presentation forms.
+_RIGHT_TO_LEFT = re.compile(r"[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
 # The words of one block shown in a report before "…".
 SHOWN_WORDS = 3
 
@@ -64,11 +67,26 @@ def lost_words(pdf: bytes, expected: Sequence[tuple[str, str]]) -> list[tuple[st
     printed = _folded(pdf_text(pdf))
     lost: list[tuple[str, list[str]]] = []
     for source, text in expected:
-        missing = [
-            word
-            for word in _WORD.findall(text)
-            if not _CONJUNCTS.search(word) and (folded := _folded(word)) and folded not in printed
-        ]
+        # In order: each word after the one before it, so a "3" or a "the" is not found
+        # in some other paragraph while this one lost its column of numbers. A running
+        # head or a page number between two words of a block changes nothing.
+        at, missing = 0, []
+        # A block mixing directions reads back in the order it is drawn, not written:
+        # its words are looked for anywhere.
+        anywhere = bool(_RIGHT_TO_LEFT.search(text))
+        for word in _WORD.findall(text):
+            folded = _folded(word)
+            if not folded or _CONJUNCTS.search(word):
+                continue
+            if anywhere:
+                if folded not in printed:
+                    missing.append(word)
+                continue
+            found = printed.find(folded, at)
+            if found < 0:
+                missing.append(word)
+            else:
+                at = found + len(folded)
         if missing:
             lost.append((source, missing))
     return lost

@@ -68,7 +68,8 @@ class Imposer:
         # so each page's links are read once with its form and laid on every sheet that
         # places it; the annotations made stay, like the forms, for the next build.
         self.links: dict[tuple[str, int], tuple[float, float, list[Link]]] = {}
-        self.annotations: dict[tuple[str, int, float, float], list[pikepdf.Object]] = {}
+        self.annotations: dict[tuple[str, int, float, float], list[Any]] = {}
+        self.placed: set[tuple[str, int, float, float]] = set()  # this build's, so far
 
     def _forget(self, used: set[str]) -> None:
         for source in [s for s in self.opened if s not in used]:
@@ -77,9 +78,13 @@ class Imposer:
         for key in stale:
             del self.forms[key]
             self.links.pop(key, None)
-        for placed in [key for key in self.annotations if key[0] not in used]:
+        # Links placed nowhere in the last build (a card added early moves every later
+        # card) are left behind like forms: counted, so the output starts afresh in time.
+        unplaced = [placed for placed in self.annotations if placed not in self.placed]
+        for placed in unplaced:
             del self.annotations[placed]
-        self.dropped += len(stale)
+        self.placed = set()
+        self.dropped += len(stale) + len(unplaced) // 64
         if self.dropped > max(len(self.forms), 100):
             self.out.close()
             self.out = pikepdf.new()
@@ -107,17 +112,23 @@ class Imposer:
         return self.forms[source, number]
 
     def _annotations(self, source: str, number: int, x: float, y: float) -> list[Any]:
-        """The page's links, moved to where it is placed (its bottom-left corner at x, y)."""
+        """The page's links, moved to where it is placed (its bottom-left corner at x, y).
+        An annotation belongs to one page: a page placed twice in one build gets its own
+        for the second place."""
         placed = (source, number, x, y)
-        if placed not in self.annotations:
+        if placed in self.placed or placed not in self.annotations:
             x0, y0, links = self.links[source, number]
             dx, dy = x - x0, y - y0
-            self.annotations[placed] = [
+            made = [
                 self.out.make_indirect(
                     link_annotation((left + dx, bottom + dy, right + dx, top + dy), uri)
                 )
                 for left, bottom, right, top, uri in links
             ]
+            if placed in self.placed:
+                return made
+            self.annotations[placed] = made
+        self.placed.add(placed)
         return self.annotations[placed]
 
     def impose(
@@ -185,7 +196,7 @@ class Imposer:
         buffer = io.BytesIO()
         # The preview's sheets carry thousands of small link objects: packed into object
         # streams they take half the bytes and are written and read back faster. Printed
-        # documents keep plain objects, which every printer's and print shop's reader takes.
+        # documents keep the objects as the rendered pages had them.
         streams = pikepdf.ObjectStreamMode.generate if links else pikepdf.ObjectStreamMode.preserve
         out.save(buffer, deterministic_id=True, object_stream_mode=streams)
         return buffer.getvalue(), len(out.pages)

@@ -39,7 +39,8 @@ def print_note(flip: Flip) -> str:
 
 def _save(pdf: pikepdf.Pdf) -> bytes:
     buffer = io.BytesIO()
-    # Plain objects, as the imposer writes printed documents; the same bytes every build.
+    # The objects as the render wrote them, as the imposer keeps printed documents; the
+    # same bytes every build.
     pdf.save(buffer, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.preserve)
     return buffer.getvalue()
 

@@ -146,3 +146,23 @@ def test_strict_writes_no_page_that_lost_text_and_keeps_the_last_good_one(
 def test_a_page_overflow_field_carries_its_source_line() -> None:
     assert page_source(page_field(3, "chapters/one.md:11")) == ("page 3", "chapters/one.md", 11)
     assert page_source(page_field(3, "")) == ("page 3", "", None)
+
+
+def test_the_audit_reads_a_blocks_words_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lost column of numbers is not excused by the same numbers earlier in the book."""
+    from scratchpress.render import audit
+
+    monkeypatch.setattr(audit, "pdf_text", lambda _: "Levels 3 4 5\nThe table: row 3 4")
+    lost = audit.lost_words(b"", [("rules.md:9", "The table: row 3 4 5")])
+    assert lost == [("rules.md:9", ["5"])]
+    # Hyphenation, line breaks and CSS capitals are not losses.
+    monkeypatch.setattr(audit, "pdf_text", lambda _: "SKIPPED A LEVEL\nhyphen-\nation")
+    assert audit.lost_words(b"", [("a.md:1", "Skipped a level, hyphenation")]) == []
+
+
+def test_a_block_in_two_directions_is_read_in_any_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scratchpress.render import audit
+
+    # pdfium gives a mixed line in drawn order: the number before the Arabic words.
+    monkeypatch.setattr(audit, "pdf_text", lambda _: "Arabic: 12 يرمي علي")
+    assert audit.lost_words(b"", [("s.md:7", "Arabic: يرمي علي 12")]) == []
