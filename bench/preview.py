@@ -64,7 +64,8 @@ def page_holding(pdf: Path, text: str) -> int:
     document = pypdfium2.PdfDocument(str(pdf))
     try:
         for number, page in enumerate(document, start=1):
-            if text in page.get_textpage().get_text_range():
+            # Case aside: titles are set in capitals by the stylesheet.
+            if text.upper() in page.get_textpage().get_text_range().upper():
                 return number
     finally:
         document.close()
