@@ -59,7 +59,9 @@ def build(
     kinds = kinds_to_build(campaign, only) if whole_campaign else []
 
     def documents(report: BuildReport) -> list[Document]:
-        if skips_resilience(campaign, only):
+        # Said to a campaign of characters; a publisher's folder of booklets only is not
+        # missing anything.
+        if skips_resilience(campaign, only) and computed.blocks:
             report.notes.append(
                 "no community or Resilience content in this campaign, so no events, careers or"
                 " encounters; `--only events,careers,encounters` prints them"

@@ -162,9 +162,10 @@ def write_print_all(
         return
     manifest.record(PRINT_ALL, data, PRINT_ALL_KIND, owner)
     pages = sum(w.pages for w in chosen)
+    documents = "1 document" if len(chosen) == 1 else f"{len(chosen)} documents"
     report.notes.append(
-        f"{PRINT_ALL}: {len(chosen)} documents in one file, {pages} pages, a bookmark for"
-        " each, for a copy shop"
+        f"{PRINT_ALL}: {documents} in one file, {pages} pages, a bookmark for"
+        f" {'it' if len(chosen) == 1 else 'each'}, for a copy shop"
     )
 
 

@@ -118,7 +118,9 @@ def print_all(parts: list[tuple[str, bytes]]) -> bytes:
             starts = []
             for source in sources:
                 starts.append(len(out.pages))
-                out.pages.extend(source.pages)
+                # Named destinations come along: a booklet's contents still jump to
+                # its chapters in the one file.
+                out.add_pages_from(source)
             with out.open_outline() as outline:
                 for (title, _), start in zip(parts, starts, strict=True):
                     outline.root.append(pikepdf.OutlineItem(title, start))
