@@ -36,6 +36,8 @@ LETTER_FACES = (
     FACE_FILES["Noto Sans Hebrew"]["bold"],
     FACE_FILES["Noto Sans Devanagari"]["bold"],
     FACE_FILES["Noto Sans Thai"]["bold"],
+    FACE_FILES["Noto Sans Tamil"]["bold"],
+    FACE_FILES["Noto Sans Georgian"]["bold"],  # Mtavruli too: initials are capitals
 )
 
 

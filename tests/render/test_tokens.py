@@ -63,6 +63,16 @@ def test_a_name_no_font_draws_gives_a_plain_disc(monkeypatch: pytest.MonkeyPatch
     assert _white(token_image(256, BLUE, "王")) == _white(token_image(256, BLUE, ""))
 
 
+@pytest.mark.parametrize("name", ["கார்த்திகேயன்", "ნინო ბერიძე", "Αλέξανδρος Παπαδόπουλος"])
+def test_initials_in_tamil_georgian_and_greek_are_drawn(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """The bundled faces draw them, with no system font to fall back on."""
+    monkeypatch.setattr(tokens, "system_fonts", lambda: iter(()))
+    letters = initials(name)
+    assert _white(token_image(256, BLUE, letters)) > _white(token_image(256, BLUE, "")) + 500
+
+
 @pytest.mark.parametrize(
     ("name", "expected"),
     [
