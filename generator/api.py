@@ -1059,22 +1059,9 @@ def page_images(pdf: bytes, dpi: int = 110, pages: Sequence[int] | None = None) 
     memory (``scratchpress preview`` shows them). Compressed lightly: a page on screen a
     moment after a save matters more here than the size of a file nobody keeps. pdfium
     is not thread-safe: call this from one thread at a time."""
-    import io
+    from .render.png import page_images as images
 
-    import pypdfium2
-
-    images: list[bytes] = []
-    document = pypdfium2.PdfDocument(pdf)
-    try:
-        for number in pages if pages is not None else range(1, len(document) + 1):
-            buffer = io.BytesIO()
-            page = document[number - 1]
-            page.render(scale=dpi / 72).to_pil().save(buffer, format="PNG", compress_level=1)
-            page.close()
-            images.append(buffer.getvalue())
-    finally:
-        document.close()
-    return images
+    return images(pdf, dpi, list(pages) if pages is not None else None)
 
 
 def source_files(found: Found) -> dict[str, Path]:

@@ -15,7 +15,7 @@ from ..problems import Problem
 from ..render.audit import describe_lost, lost_words
 from ..render.fonts import missing_font_packages
 from ..render.jobs import Outcome
-from ..render.lint import CUT_PREFIX, page_source
+from ..render.lint import CUT_PREFIX, page_source, split_source
 from ..render.templating import TEMPLATE_MEMORY_MB
 from ..typesetting.fonts import SYSTEM_FONT_SCRIPTS, font_package_for
 
@@ -52,13 +52,13 @@ def lost_text_problems(document: Document, pdf: bytes) -> list[Problem]:
         return []
     problems = []
     for source, words in lost_words(pdf, document.expected):
-        file, _, line = source.rpartition(":")
+        file, line = split_source(source)
         problems.append(
             Problem(
                 f"{document.filename}: missing from the PDF's text: {describe_lost(words)}"
                 " (off the page, or hidden by the theme)",
                 file,
-                int(line) if line.isdigit() else None,
+                line,
                 severity="warning",
             )
         )

@@ -163,6 +163,17 @@ SOURCE_ATTRIBUTE = "data-source"
 PAGE_SOURCE = " @ "  # "page 3 @ chapters/rules.md:12": the field of such an overflow
 
 
+def source_line(file: str, line: int) -> str:
+    """``chapters/rules.md:12``: how a block names where it was written."""
+    return f"{file}:{line}"
+
+
+def split_source(source: str) -> tuple[str, int | None]:
+    """``chapters/rules.md:12`` -> ("chapters/rules.md", 12); ("", None) if it is not one."""
+    file, _, line = source.rpartition(":")
+    return (file, int(line)) if file and line.isdigit() else ("", None)
+
+
 def page_field(number: int, source: str) -> str:
     return f"page {number}{PAGE_SOURCE}{source}" if source else f"page {number}"
 
@@ -170,10 +181,7 @@ def page_field(number: int, source: str) -> str:
 def page_source(field: str) -> tuple[str, str, int | None]:
     """``page 3 @ chapters/rules.md:12`` -> ("page 3", "chapters/rules.md", 12)."""
     page, _, source = field.partition(PAGE_SOURCE)
-    file, _, line = source.rpartition(":")
-    if not file or not line.isdigit():
-        return page, "", None
-    return page, file, int(line)
+    return (page, *split_source(source))
 
 
 def _sourced_lines(box: Any, source: str) -> Iterator[tuple[Any, str]]:

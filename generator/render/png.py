@@ -41,6 +41,28 @@ def page_pngs(pdf: Path, dpi: int = PNG_DPI) -> dict[str, bytes]:
     return pages
 
 
+def page_images(pdf: bytes, dpi: int, pages: list[int] | None = None) -> list[bytes]:
+    """Pages of ``pdf`` (counted from 1; default all) as PNG bytes, made in memory for the
+    live preview, under the same pixel cap as ``page_pngs``. Compressed lightly: a page
+    on screen a moment after a save matters more than the size of a file nobody keeps."""
+    import pypdfium2
+
+    images: list[bytes] = []
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        for number in pages if pages is not None else range(1, len(document) + 1):
+            page = document[number - 1]
+            buffer = io.BytesIO()
+            page.render(scale=_scale(page, dpi / 72)).to_pil().save(
+                buffer, format="PNG", compress_level=1
+            )
+            page.close()
+            images.append(buffer.getvalue())
+    finally:
+        document.close()
+    return images
+
+
 def contact_sheet(pdf: Path, columns: int = 4, width_px: int = 1600) -> bytes | None:
     """One PNG with every page of ``pdf`` as a thumbnail: a preview of a whole deck."""
     import pypdfium2

@@ -16,6 +16,8 @@ from typing import Literal
 
 import pikepdf
 
+from ..typesetting.units import PT_PER_MM
+
 Flip = Literal["long", "short", "one-sided"]
 
 NOTE: dict[Flip, str] = {
@@ -30,7 +32,6 @@ DUPLEX: dict[Flip, pikepdf.Name] = {
 }
 NOTE_PT = 7.0  # the project's type floor
 NOTE_MM = 3.0  # the note's line box: 7 pt at a line height of 1.2
-PT_PER_MM = 72 / 25.4
 
 
 def print_note(flip: Flip) -> str:

@@ -21,7 +21,7 @@ from PIL import Image
 
 from ...render.confine import RefusedResource
 from ...render.images import ImageProblem, open_picture, picture_data_url
-from ...render.lint import SOURCE_ATTRIBUTE
+from ...render.lint import SOURCE_ATTRIBUTE, source_line
 from ...render.names import slug
 from ...render.templating import render_html
 from ...typesetting.units import MM_PER_INCH
@@ -90,7 +90,7 @@ def mark_sources(tokens: Sequence[Token], shown: str) -> None:
     came from: a layout problem then points to the author's line (render/lint.py)."""
     for token in tokens:
         if token.map and token.nesting >= 0 and token.type != "inline":
-            token.attrSet(SOURCE_ATTRIBUTE, f"{shown}:{token.map[0] + 1}")
+            token.attrSet(SOURCE_ATTRIBUTE, source_line(shown, token.map[0] + 1))
     for index, token in enumerate(tokens):
         if token.type == "table_open" and _columns(tokens, index) >= WIDE_TABLE_COLUMNS:
             token.attrJoin("class", "wide")
@@ -282,7 +282,7 @@ def expected_text(parsed: ParsedChapter) -> list[tuple[str, str]]:
                 if child.type in {"text", "code_inline"}
             )
             if words.strip():
-                found.append((f"{parsed.file.shown}:{token.map[0] + 1}", words))
+                found.append((source_line(parsed.file.shown, token.map[0] + 1), words))
         elif token.type in {"fence", "code_block"} and token.map and not _is_insert(token):
-            found.append((f"{parsed.file.shown}:{token.map[0] + 1}", token.content))
+            found.append((source_line(parsed.file.shown, token.map[0] + 1), token.content))
     return found

@@ -118,19 +118,17 @@ def back(
         else f"{panels.character_stats(m).cp} CP"
         for m in minions
     )
+    origins = Origins(block, computed)
     return {
         "leader": block.name,
         "leader_size": name_size(block.name),
-        "rule": f"command {command}: up to {MAX_MINIONS} minions, {command} CP",
-        # The same words, split so the preview can link the command level alone.
+        # The budget lines in parts, so the preview can link the command level and the sum.
         "command": str(command),
         "command_rest": f": up to {MAX_MINIONS} minions, {command} CP",
-        "command_source": Origins(block, computed).ability("command", command),
-        "spent": f"{spent} of {command} CP spent",
-        # The same words, split so the preview can link the sum alone.
+        "command_source": origins.ability("command", command),
         "spent_cp": str(spent),
         "spent_rest": f" of {command} CP spent",
-        "spent_source": Origins(block, computed).minion_cp(spent, breakdown, command),
+        "spent_source": origins.minion_cp(spent, breakdown, command),
         "count": f"{count} of {MAX_MINIONS} minions",
         "breakdown": breakdown,
         "over": over,
@@ -192,8 +190,7 @@ def minion_frame(
         "cut": bool(description_more) or any(row["cut"] for row in rows),
         "name_size": name_size(block.name),
         "numbers": numbers,
-        "cp": f"{stats.cp} CP each" if block.count > 1 else f"{stats.cp} CP",
-        # The same words, split so the preview can link the number alone.
+        # "3 CP each" in parts, so the preview can link the number alone.
         "cp_value": str(stats.cp),
         "cp_rest": " CP each" if block.count > 1 else " CP",
         "cp_source": origins.cp(stats),
