@@ -194,11 +194,17 @@ class Imposer:
         out.docinfo["/Title"] = title
         out.docinfo["/Creator"] = "scratchpress"
         buffer = io.BytesIO()
-        # The preview's sheets carry thousands of small link objects: packed into object
-        # streams they take half the bytes and are written and read back faster. Printed
-        # documents keep the objects as the rendered pages had them.
-        streams = pikepdf.ObjectStreamMode.generate if links else pikepdf.ObjectStreamMode.preserve
-        out.save(buffer, deterministic_id=True, object_stream_mode=streams)
+        if links:
+            # The preview's sheets carry thousands of small link objects: packed into
+            # object streams they are written and read back faster. Its file lives for
+            # moments, so its ID is not drawn from its bytes (a full pass over them).
+            out.save(
+                buffer,
+                static_id=True,
+                object_stream_mode=pikepdf.ObjectStreamMode.generate,
+            )
+        else:  # printed documents keep the objects as the rendered pages had them
+            out.save(buffer, deterministic_id=True)
         return buffer.getvalue(), len(out.pages)
 
 
