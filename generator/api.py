@@ -57,6 +57,7 @@ from .resilience import SEED_RANGE, Draw
 from .rules.abilities import closest
 from .rules.community import DEFENSES, LOG_FIELDS
 from .statblocks import Computed, compute_campaign
+from .typesetting.shops import Shop
 
 if TYPE_CHECKING:
     from .definitions.importer import ImportResult
@@ -92,6 +93,7 @@ __all__ = [
     "Problem",
     "Roster",
     "Ruleset",
+    "Shop",
     "Units",
     "UsageError",
     "Written",

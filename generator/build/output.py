@@ -5,6 +5,7 @@ we did not write."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from ..documents.base import Document
 from ..problems import Problem
 from ..render.files import CannotWrite, reason, signals_held, write_file
 from ..render.manifest import Manifest, digest, file_digest
+from ..typesetting.shops import SHOPS
 from .report import BuildReport, Written
 
 
@@ -169,6 +171,105 @@ def write_print_all(
     )
 
 
+PRINT_SHOP_KIND = "print-shop"
+
+
+def _write_ours(
+    name: str,
+    data: bytes,
+    kind: str,
+    out_dir: Path,
+    manifest: Manifest,
+    force: bool,
+    report: BuildReport,
+    owner: str,
+) -> bool:
+    """One file of the build's own (not a document) into the output folder, as the
+    documents are: never over a file we did not write, recorded in the manifest."""
+    target = out_dir / name
+    if not force and not manifest.may_write(name) and not _same_bytes(target, data):
+        report.problems.append(not_ours(target))
+        return False
+    try:
+        if not manifest.holds(name, data):
+            manifest.announce(name, data, kind, owner)
+            write_file(target, data, out_dir, shown=display_path(target))
+    except CannotWrite as err:
+        report.problems.append(Problem(str(err)))
+        return False
+    manifest.record(name, data, kind, owner)
+    return True
+
+
+def write_shop_files(
+    out_dir: Path,
+    manifest: Manifest,
+    force: bool,
+    report: BuildReport,
+    owner: str,
+    strict: bool,
+) -> None:
+    """``--for SHOP``: each shop deck's face images where the shop takes images (one PNG
+    a front, one for the back when every card shares it), then the preflight of every
+    file in ``<shop>/preflight.txt`` and ``.json``. A finding is a layout warning, an
+    error with ``--strict``."""
+    import json
+
+    from ..render.png import face_pngs
+    from ..render.preflight import check_images, check_pdf, report_json, report_text
+    from ..typesetting.shops import PRESS_DPI
+
+    decks = [w for w in report.written if w.document.shop is not None]
+    if not decks:
+        return
+    shop = decks[0].document.shop
+    assert shop is not None
+    files = []
+    for written in decks:
+        relative = written.document.filename
+        try:
+            pdf = written.path.read_bytes()
+        except OSError as err:
+            report.problems.append(Problem(f"cannot read it: {reason(err)}", relative))
+            continue
+        files.append(check_pdf(pdf, shop, relative))
+        if shop.images is None:
+            continue
+        faces = face_pngs(pdf, shop.images, PRESS_DPI)
+        fronts, backs = faces[0::2], faces[1::2]
+        folder = f"{shop.name}/{written.document.stem.removesuffix('-' + shop.name)}"
+        images = {f"{folder}/{n:03d}-front.png": data for n, data in enumerate(fronts, 1)}
+        if len(set(backs)) == 1:  # one back for the whole deck, uploaded once
+            images[f"{folder}/back.png"] = backs[0]
+        else:
+            images.update({f"{folder}/{n:03d}-back.png": data for n, data in enumerate(backs, 1)})
+        kind = written.document.kind
+        for name, data in images.items():
+            if _write_ours(name, data, kind, out_dir, manifest, force, report, owner):
+                report.pngs += 1
+        files.append(check_images(images, shop, f"{folder}/"))
+    text = report_text(shop, files).encode()
+    data = (json.dumps(report_json(shop, files), indent=2, ensure_ascii=False) + "\n").encode()
+    for suffix, content in (("txt", text), ("json", data)):
+        name = f"{shop.name}/preflight.{suffix}"
+        _write_ours(name, content, PRINT_SHOP_KIND, out_dir, manifest, force, report, owner)
+    findings = [
+        Problem(f"preflight for {shop.title}: {check.name}: {finding}", report_file.file)
+        for report_file in files
+        for check in report_file.checks
+        for finding in check.findings
+    ]
+    if strict:
+        report.problems += findings
+    else:
+        report.lint += [dataclasses.replace(f, severity="warning") for f in findings]
+    total = sum(f.findings for f in files)
+    report.notes.append(
+        f"{shop.name}/preflight.txt: {total} finding{'s' if total != 1 else ''}"
+        f" in {len(decks)} deck{'s' if len(decks) != 1 else ''} for {shop.title}"
+    )
+
+
 def remove_unmade(
     out_dir: Path,
     manifest: Manifest,
@@ -189,6 +290,9 @@ def remove_unmade(
     def still_made(name: str) -> bool:
         if name == PRINT_ALL:  # this build wrote it again, or it no longer says what was made
             return options.print_all
+        folder = name.partition("/")[0]
+        if folder in SHOPS and not name.endswith(".pdf"):  # a shop's images and preflight
+            return folder == options.print_shop and name in manifest.recorded
         if name.startswith(f"{PNG_FOLDER}/"):
             if options.png:  # this build wrote every page image it makes
                 return name in manifest.recorded
@@ -199,13 +303,18 @@ def remove_unmade(
             return False
         return name in made
 
-    for name in manifest.unmade(kinds | {PRINT_ALL_KIND}, owner, still_made):
+    for name in manifest.unmade(kinds | {PRINT_ALL_KIND, PRINT_SHOP_KIND}, owner, still_made):
         try:
             (out_dir / name).unlink()
         except OSError:
             continue  # still ours in the manifest: the next build tries again
         manifest.forget(name)
         report.removed.append(name)
+        folder = (out_dir / name).parent
+        with contextlib.suppress(OSError):  # a folder anyone put a file in stays
+            while folder != out_dir and not any(folder.iterdir()):
+                folder.rmdir()  # a shop's folder, emptied: gone with its last file
+                folder = folder.parent
     if report.removed:
         shown = ", ".join(report.removed[:5]) + (", …" if len(report.removed) > 5 else "")
         count = len(report.removed)

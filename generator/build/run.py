@@ -27,6 +27,7 @@ from ..render.lint import missing_glyphs_by_entry
 from ..render.manifest import Manifest
 from ..render.merged import merge_jobs
 from ..render.pool import limits_note, run_jobs
+from ..render.press import for_shop
 from ..render.templating import render_html, theme_dirs
 from ..render.viewer import with_print_preferences
 from ..resources import fonts_dir, templates_dir
@@ -47,6 +48,7 @@ from .output import (
     write_previews,
     write_print_all,
     write_saddle,
+    write_shop_files,
 )
 from .report import BuildInterrupted, BuildReport, BuildSettings, Written
 from .session import BuildSession
@@ -327,6 +329,11 @@ class BuildRun:
         self.report.written.sort(key=lambda w: position[id(w.document)])
         if self.settings.png:
             write_previews(self.out_dir, self.manifest, self.force, self.report, self.owner)
+        if self.options.print_shop is not None:
+            strict = self.options.strict
+            write_shop_files(
+                self.out_dir, self.manifest, self.force, self.report, self.owner, strict
+            )
         if self.options.print_all:
             write_print_all(self.out_dir, self.manifest, self.force, self.report, self.owner)
         # Only after a build that went well: a problem could mean a document was not made
@@ -384,6 +391,8 @@ class BuildRun:
         if outcome.error is not None:
             report.problems.append(Problem(outcome.error, display_path(path)))
             return
+        if document.shop is not None:  # a print shop's deck: its boxes, colour and markers
+            outcome = dataclasses.replace(outcome, pdf=for_shop(outcome.pdf, document.shop))
         # How to print a deck, told in the file: set by the imposer for imposed decks.
         if document.print_flip is not None and document.imposed is None:
             printable = with_print_preferences(outcome.pdf, document.print_flip)
@@ -425,6 +434,8 @@ class BuildRun:
                 return
             manifest.record(document.filename, outcome.pdf, document.kind, self.owner)
         sheets = (outcome.pages + 1) // 2 if document.duplex else outcome.pages
+        if document.shop is not None:  # the shop's cards, not sheets of the GM's paper
+            sheets = 0
         written = Written(
             document, path, outcome.pages, sheets, outcome.page_sizes, cached=outcome.seconds < 0
         )

@@ -114,6 +114,15 @@ def build(
     strict: Annotated[bool | None, flag("strict", "strict")] = None,
     png: Annotated[bool | None, flag("png", "png")] = None,
     print_all: Annotated[bool | None, flag("print_all", "print-all")] = None,
+    print_shop: Annotated[
+        api.Shop | None,
+        typer.Option(
+            "--for",
+            help=api.option_help("print_shop").replace(" (--for on the command line)", ""),
+            case_sensitive=False,
+            show_default=False,
+        ),
+    ] = None,
     watch: Annotated[
         bool, typer.Option("--watch", help="Rebuild whenever a campaign file is saved.")
     ] = False,
@@ -151,6 +160,7 @@ def build(
         "jobs": jobs,
         "png": png,
         "print_all": print_all,
+        "print_shop": print_shop,
         "strict": strict,
     }
     found = find([campaign] if campaign is not None else None, example)

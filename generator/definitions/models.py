@@ -20,6 +20,7 @@ from pydantic import (
     model_validator,
 )
 
+from ..typesetting.shops import Shop
 from .resilience_models import Career, Event, Id, ProjectIdea
 
 # Generous bounds: the books' mightiest have 10 levels and vehicles 30 toughness; a sheet
@@ -358,6 +359,11 @@ class BuildOptions(Model):
         default=False,
         description="Layout problems, such as overflowing text, fail the build; a document"
         " with one is not written (its last good copy stays).",
+    )
+    print_shop: Shop | None = Field(
+        default=None,
+        description="Also write the decks as this print shop takes them, in a folder of"
+        " its name, with a preflight report (--for on the command line).",
     )
 
     @property

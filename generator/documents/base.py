@@ -10,6 +10,7 @@ from ..definitions.models import BuildOptions
 from ..render.jobs import Placement
 from ..render.viewer import Flip
 from ..typesetting.paper import PAPER_CSS, PAPER_MM
+from ..typesetting.shops import ShopSpec
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,9 @@ class Document:
     # The author's words the PDF must hold, by source line (``file:line``, text): the
     # build's completeness audit looks for each in the PDF's text (render/audit.py).
     expected: tuple[tuple[str, str], ...] = ()
+    # A deck made for a print shop (`build --for`): the build turns its PDF into what the
+    # shop takes (render/press.py) and checks it (render/preflight.py).
+    shop: ShopSpec | None = None
 
     @property
     def filename(self) -> str:

@@ -344,6 +344,16 @@ def duplex_back_turn(layout: Imposition, edge: Edge = "long") -> int:
     return mirrored_turn(layout.turn, duplex_axis(layout, edge))
 
 
+def one_up(card: tuple[float, float], bleed: float) -> Imposition:
+    """One card per page, the page its trim plus the bleed: what a print shop takes. The
+    back is the next page, in the same place (the shop cuts each page alone)."""
+    width, height = card
+    slot = Rect(bleed, bleed, width, height)
+    return Imposition(
+        width + 2 * bleed, height + 2 * bleed, False, width, height, bleed, 1, 1, [slot], [slot]
+    )
+
+
 def _empty(page_w: float, page_h: float, landscape: bool, card: tuple[float, float]) -> Imposition:
     return Imposition(page_w, page_h, landscape, card[0], card[1], 0.0, 0, 0, [])
 

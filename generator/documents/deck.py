@@ -31,6 +31,7 @@ from ..render.jobs import Placement
 from ..render.lint import card_collisions, card_overflows
 from ..render.viewer import Flip, print_note
 from ..statblocks import Computed
+from ..typesetting.shops import SHOPS, ShopSpec
 from .base import Document, Imposed, page_context
 from .cardsheet import (
     BLEED_MM,
@@ -50,6 +51,7 @@ from .cardsheet import (
     margin_note,
     mm,
     note_view,
+    one_up,
     page_view,
     place,
     print_note_place,
@@ -111,7 +113,6 @@ FOLD_NOTE = {
 # The header (kicker and title) inside the safe area; the coloured band behind it runs
 # from the trim (or the bleed's edge) to the header's foot.
 HEAD_MM = 7.4
-BAND_MM = CARD_SAFE_MM + HEAD_MM
 
 
 @dataclass(frozen=True)
@@ -283,17 +284,22 @@ def _faces(kind: DeckKind, entries: list[ContentEntry]) -> list[dict[str, Any]]:
 
 
 def _slot(
-    rect: Rect, face: dict[str, Any], side: str, turn: int = 0, page_h: float = math.inf
+    rect: Rect,
+    face: dict[str, Any],
+    side: str,
+    turn: int = 0,
+    page_h: float = math.inf,
+    card: tuple[float, float] = POKER_MM,
 ) -> dict[str, Any]:
     """A card in its slot; ``page_h`` is the height of the page the slot is on, so a card
     on its side near the page's foot is laid out upwards (see ``turn_style``)."""
-    lift = rect.y + POKER_MM[1] + BLEED_MM > page_h
+    lift = rect.y + card[1] + BLEED_MM > page_h
     return {
         **place(rect),
         "face": face,
         "side": side,
         "turn": turn,
-        "turned": turn_style(POKER_MM, turn, lift, (rect.x, rect.y)),
+        "turned": turn_style(card, turn, lift, (rect.x, rect.y)),
     }
 
 
@@ -327,10 +333,16 @@ def print_flip(deck: DeckOptions) -> Flip:
 
 
 def deck_pages(
-    faces: list[dict[str, Any]], back: dict[str, Any], paper: str, deck: DeckOptions
+    faces: list[dict[str, Any]],
+    back: dict[str, Any],
+    paper: str,
+    deck: DeckOptions,
+    layout: Imposition | None = None,
 ) -> tuple[Imposition, list[dict[str, Any]]]:
-    """Every page of a deck in print order, each with its cards, marks and fold line."""
-    layout = imposition(paper, deck)
+    """Every page of a deck in print order, each with its cards, marks and fold line;
+    ``layout`` when the deck is not imposed on ``paper`` (a print shop's one-up pages)."""
+    layout = layout or imposition(paper, deck)
+    card = (layout.card_w, layout.card_h)
     marks = [line_style(m, centred=True) for m in layout.marks]
     fold = line_style(layout.fold, centred=True) if layout.fold is not None else None
     if deck.backs == "duplex":
@@ -345,12 +357,12 @@ def deck_pages(
     pages: list[dict[str, Any]] = []
     for number, group in enumerate(chunks(faces, layout.per_page), start=1):
         fronts = [
-            _slot(r, f, "front", layout.turn, layout.page_h)
+            _slot(r, f, "front", layout.turn, layout.page_h, card)
             for r, f in zip(layout.fronts, group, strict=False)
         ]
         if deck.backs == "fold":
             fronts += [
-                _slot(r, back, "back", back_turn, layout.page_h)
+                _slot(r, back, "back", back_turn, layout.page_h, card)
                 for r, _ in zip(backs, group, strict=False)
             ]
             pages.append(
@@ -383,7 +395,7 @@ def deck_pages(
                 {
                     "side": "back",
                     "cards": [
-                        _slot(r, back, "back", back_turn, layout.page_h)
+                        _slot(r, back, "back", back_turn, layout.page_h, card)
                         for r, _ in zip(backs, group, strict=False)
                     ],
                     "marks": [],
@@ -401,7 +413,10 @@ def deck_document(
     entries: list[ContentEntry],
     options: BuildOptions,
     deck: DeckOptions,
+    shop: ShopSpec | None = None,
 ) -> Document:
+    """The deck on home paper, or as ``shop`` takes it: one card a page at the shop's
+    size and bleed, each front followed by its back, text inside the shop's safe area."""
     stem, title = FILES[kind]
     faces = _faces(kind, entries)
     palette = INK_SAVER if options.ink_saver else PALETTE
@@ -419,15 +434,17 @@ def deck_document(
             for name, colour in DEFENSE_COLOUR.items()
         ],
     }
-    layout, pages = deck_pages(faces, back, options.paper, deck)
+    layout = one_up(shop.trim_mm, shop.bleed_mm) if shop is not None else None
+    layout, pages = deck_pages(faces, back, options.paper, deck, layout)
+    safe = max(CARD_SAFE_MM, shop.safe_mm) if shop is not None else CARD_SAFE_MM
     context = {
         "title": title,
         "page": page_context(options),
         "sheet": {
             **page_view(layout),
-            "band": mm(BAND_MM + layout.bleed),
+            "band": mm(safe + HEAD_MM + layout.bleed),
             "head": mm(HEAD_MM),
-            "safe": mm(CARD_SAFE_MM),
+            "safe": mm(safe),
         },
         "kind": kind,
         "palette": palette,
@@ -436,7 +453,26 @@ def deck_document(
         "backs": deck.backs,
         "count": len(faces),
         "per_sheet": per_sheet(kind, options.paper, deck),
+        # A press prints no transparency (PDF/X-1a): faded and see-through parts are
+        # drawn solid for a shop (templates/deck/deck.css, ``for-press``).
+        "press": shop is not None,
     }
+    if shop is not None:
+        context["per_sheet"] = (
+            f"{kind} for {shop.title}: one card a page, {shop.trim_mm[0]:g} x"
+            f" {shop.trim_mm[1]:g} mm with {shop.bleed_mm:.1f} mm bleed, each front"
+            " followed by its back"
+        )
+        return Document(
+            kind=kind,
+            title=f"{title} for {shop.title}",
+            stem=f"{stem}-{shop.name}",
+            template=TEMPLATE,
+            context=context,
+            imposed=card_units(layout, context) if pages else None,
+            file_name=f"{shop.name}/{stem}.pdf",
+            shop=shop,
+        )
     return Document(
         kind=kind,
         title=title,
@@ -472,6 +508,7 @@ def card_units(layout: Imposition, context: dict[str, Any]) -> Imposed:
         "sheet": {**context, "pages": []},
     }
     slot = Rect(b, b, slot_w, slot_h)
+    size = (layout.card_w, layout.card_h)
     units: list[tuple[str, dict[str, Any]]] = []
     seen: dict[str, int] = {}
 
@@ -488,7 +525,7 @@ def card_units(layout: Imposition, context: dict[str, Any]) -> Imposed:
         for card in page["cards"]:
             alone = {
                 "side": page["side"],
-                "cards": [_slot(slot, card["face"], card["side"], card["turn"])],
+                "cards": [_slot(slot, card["face"], card["side"], card["turn"], card=size)],
                 "marks": [],
                 "fold": None,
                 "note": None,
@@ -504,20 +541,32 @@ def card_units(layout: Imposition, context: dict[str, Any]) -> Imposed:
     return Imposed(contexts, units, sheets, (layout.page_w, layout.page_h))
 
 
+def _with_shop(
+    kind: DeckKind, campaign: Campaign, options: BuildOptions
+) -> list[Document]:
+    """The deck for home printing and, with ``--for SHOP``, the deck as that shop takes
+    it (in a folder named after the shop)."""
+    entries = merged_entries(campaign, kind)
+    made = [deck_document(kind, entries, options, deck_options(options, campaign))]
+    if options.print_shop is not None:
+        # A shop's pages are cut one by one: no duplex shift, no home printer's settings.
+        press = DeckOptions(backs="duplex", bleed=True)
+        made.append(deck_document(kind, entries, options, press, SHOPS[options.print_shop]))
+    return made
+
+
 def event_documents(
     computed: Computed, campaign: Campaign, options: BuildOptions
 ) -> list[Document]:
-    """``--only events``: every built-in and campaign event, one PDF."""
-    deck = deck_options(options, campaign)
-    return [deck_document("events", merged_entries(campaign, "events"), options, deck)]
+    """``--only events``: every built-in and campaign event, one PDF (and a shop's)."""
+    return _with_shop("events", campaign, options)
 
 
 def career_documents(
     computed: Computed, campaign: Campaign, options: BuildOptions
 ) -> list[Document]:
-    """``--only careers``: every built-in and campaign career, one PDF."""
-    deck = deck_options(options, campaign)
-    return [deck_document("careers", merged_entries(campaign, "careers"), options, deck)]
+    """``--only careers``: every built-in and campaign career, one PDF (and a shop's)."""
+    return _with_shop("careers", campaign, options)
 
 
 def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> list[Document]:

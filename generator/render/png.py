@@ -90,3 +90,26 @@ def contact_sheet(pdf: Path, columns: int = 4, width_px: int = 1600) -> bytes | 
     buffer = io.BytesIO()
     sheet.save(buffer, format="PNG", optimize=True)
     return buffer.getvalue()
+
+
+def face_pngs(pdf: bytes, size: tuple[int, int], dpi: int) -> list[bytes]:
+    """Every page of a print shop's deck as one PNG of exactly ``size`` pixels, marked
+    ``dpi`` (the page is the card and its bleed at that resolution already)."""
+    import pypdfium2
+    from PIL import Image
+
+    images: list[bytes] = []
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        for page in document:
+            width, _ = page.get_size()
+            picture = page.render(scale=size[0] / width).to_pil().convert("RGB")
+            if picture.size != size:  # a pixel of rounding: drawn to the shop's exact size
+                picture = picture.resize(size, Image.Resampling.LANCZOS)
+            buffer = io.BytesIO()
+            picture.save(buffer, format="PNG", dpi=(dpi, dpi), optimize=False)
+            page.close()
+            images.append(buffer.getvalue())
+    finally:
+        document.close()
+    return images
