@@ -57,7 +57,7 @@ from .resilience import SEED_RANGE, Draw
 from .rules.abilities import closest
 from .rules.community import DEFENSES, LOG_FIELDS
 from .statblocks import Computed, compute_campaign
-from .typesetting.shops import Shop
+from .typesetting.shops import SHOPS, Shop
 
 if TYPE_CHECKING:
     from .definitions.importer import ImportResult
@@ -70,6 +70,7 @@ __all__ = [
     "BUILD_KINDS",
     "DEFENSES",
     "MAX_ROSTER",
+    "SHOPS",
     "STOP_SIGNALS",
     "Backs",
     "BuildInterrupted",

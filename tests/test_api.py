@@ -39,6 +39,8 @@ PUBLIC_NAMES = [
     "Problem",
     "Roster",
     "Ruleset",
+    "SHOPS",
+    "Shop",
     "Units",
     "UsageError",
     "Written",
@@ -195,7 +197,7 @@ def options_table() -> str:
         "|---|---|---|---|---|",
     ]
     for name in api.BuildOptions.model_fields:
-        flag = "--" + name.replace("_", "-")
+        flag = {"print_shop": "--for"}.get(name, "--" + name.replace("_", "-"))
         lines.append(
             f"| `{name}` | `{flag}` | {choices(name)} | {default(name)} | {api.option_help(name)} |"
         )

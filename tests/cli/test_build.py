@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -12,11 +13,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pikepdf
 import pytest
 import typer.main
+from PIL import Image
+from pypdf import PdfReader
+from typer.testing import CliRunner
 
 from scratchpress import api
 from scratchpress.cli.app import app
+from scratchpress.resources import templates_dir
 
 from conftest import Cli
 
@@ -30,10 +36,14 @@ def _build_params() -> dict[str, Any]:
     return {p.name: p for p in command.params if p.name}
 
 
+# Options the issue tracker named otherwise than their setting ("build --for SHOP").
+FLAGS = {"print_shop": "--for"}
+
+
 def test_every_build_option_of_the_model_is_on_the_command_line() -> None:
     params = _build_params()
     for name in api.BuildOptions.model_fields:
-        flag = f"--{name.replace('_', '-')}"
+        flag = FLAGS.get(name, f"--{name.replace('_', '-')}")
         assert name in params and flag in params[name].opts, f"{flag} is missing from `build`"
         # A default on the command line would hide the campaign's [build] table.
         assert params[name].default is None, flag
@@ -170,3 +180,82 @@ def test_watch_follows_a_theme_file_deleted_renamed_and_restored(tmp_path: Path)
         _, stderr = process.communicate(timeout=30)
     assert process.returncode == 0, stderr
     assert "template error" not in stderr and "Traceback" not in stderr, stderr
+
+
+# ------------------------------------------------------------------------- --for SHOP
+# The careers deck (16 cards) as each print shop takes it, read back as its prepress would.
+
+
+@pytest.fixture(scope="module")
+def shop_builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    built = {}
+    for shop in api.SHOPS:
+        out = tmp_path_factory.mktemp(shop)
+        result = CliRunner().invoke(
+            app, ["build", "--example", "--only", "careers", "--for", shop, "-o", str(out)]
+        )
+        assert result.exit_code == 0, result.output
+        assert f"{shop}/preflight.txt: 0 findings in 1 deck for" in result.stderr
+        built[shop] = out
+    return built
+
+
+def test_drivethrucards_gets_one_pdfx_file_a_card_a_page_front_then_back(
+    shop_builds: dict[str, Path],
+) -> None:
+    out = shop_builds["drivethrucards"] / "drivethrucards"
+    with pikepdf.open(out / "careers.pdf") as pdf:
+        assert len(pdf.pages) == 2 * 16  # 16 careers
+        for page in pdf.pages:
+            assert [round(float(v), 2) for v in page.mediabox] == [0, 0, 198.0, 270.0]  # 2.75x3.75 in
+            assert [round(float(v), 2) for v in page.obj.TrimBox] == [9.0, 9.0, 189.0, 261.0]
+            assert [round(float(v), 2) for v in page.obj.BleedBox] == [0, 0, 198.0, 270.0]
+        assert str(pdf.docinfo["/GTS_PDFXVersion"]) == "PDF/X-1a:2003"
+        assert pdf.Root.OutputIntents[0].S == pikepdf.Name.GTS_PDFX
+        assert pdf.pdf_version == "1.4"
+    # Capitals: the stylesheet sets the labels in caps, and the text layer holds them so.
+    text = [page.extract_text().upper() for page in PdfReader(out / "careers.pdf").pages]
+    assert all("CAREER" in t and "REQUIRES" in t for t in text[0::2]), "fronts on odd pages"
+    assert all("RESILIENCE" in t and "REQUIRES" not in t for t in text[1::2]), "backs on even"
+    report = json.loads((out / "preflight.json").read_text(encoding="utf-8"))
+    assert report["findings"] == 0
+    assert {c["name"] for c in report["files"][0]["checks"]} >= {"bleed", "ink", "PDF/X"}
+    assert "0 findings in 1 files" in (out / "preflight.txt").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("shop", "pixels"), [("gamecrafter", (825, 1125)), ("makeplayingcards", (822, 1122))]
+)
+def test_image_shops_get_a_300_dpi_png_per_front_and_one_back(
+    shop_builds: dict[str, Path], shop: str, pixels: tuple[int, int]
+) -> None:
+    folder = shop_builds[shop] / shop / "careers"
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == [f"{n:03d}-front.png" for n in range(1, 17)] + ["back.png"]
+    for name in ("001-front.png", "back.png"):
+        with Image.open(folder / name) as face:
+            assert face.size == pixels
+            assert round(face.info["dpi"][0]) == 300
+            # The bleed is the card's own cream (or its band), not the white of paper.
+            assert face.convert("RGB").getpixel((pixels[0] // 2, pixels[1] - 3)) != (255, 255, 255)
+    json_report = json.loads((shop_builds[shop] / shop / "preflight.json").read_text("utf-8"))
+    assert json_report["findings"] == 0 and json_report["shop"] == shop
+
+
+def test_strict_fails_a_shop_build_on_a_preflight_finding(cli: Cli, tmp_path: Path) -> None:
+    """A theme that sets the cards' text on the trim: the preflight finds it, and --strict
+    makes that an error."""
+    theme = tmp_path / "campaign" / "theme" / "deck"
+    theme.mkdir(parents=True)
+    (tmp_path / "campaign" / "party.yaml").write_text(
+        "characters:\n  - name: Odile Marsh\n    abilities: {shooting: 2}\n", encoding="utf-8"
+    )
+    css = (templates_dir() / "deck" / "deck.css").read_text(encoding="utf-8")
+    (theme / "deck.css").write_text(css + "\n.card-safe { left: 0.5mm !important; }\n", "utf-8")
+    args = ("build", "campaign", "--only", "careers", "--for", "drivethrucards", "-o", "out")
+    warned = cli(*args)
+    assert warned.exit_code == 0
+    assert "preflight for DriveThruCards: safe area: page 1:" in warned.stderr
+    failed = cli(*args, "--strict")
+    assert failed.exit_code == 1
+    assert "drivethrucards/careers.pdf: preflight for DriveThruCards: safe area" in failed.stderr
