@@ -225,7 +225,7 @@ def test_a_misspelt_build_key_is_one_error_with_its_line(
     assert result.stderr.splitlines()[0] == (
         "campaign/scratchpress.toml:3: build.tnet: unknown key (did you mean 'tent'?);"
         " allowed: paper, units, cards, tent, backs, bleed, duplex_edge, ink_saver,"
-        " carry_range, only, impose, jobs, png, print_all, strict"
+        " carry_range, only, impose, jobs, png, print_all, strict, print_shop"
     )
 
 
