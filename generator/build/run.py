@@ -28,6 +28,7 @@ from ..render.manifest import Manifest
 from ..render.merged import merge_jobs
 from ..render.pool import limits_note, run_jobs
 from ..render.press import for_shop
+from ..render.tagging import REVISION as TAGS_REVISION
 from ..render.templating import render_html, theme_dirs
 from ..render.viewer import with_print_preferences
 from ..resources import fonts_dir, templates_dir
@@ -199,7 +200,10 @@ class BuildRun:
                 if settings.preview:
                     context = {**context, "preview": True}
                 html = render_html(document.template, context, self.themes, settings.timeout_s)
-                key = cache_key(html, f"{document.kind}/{document.pdf_variant}", self.roots)
+                variant = document.pdf_variant
+                if variant:  # tagged: mended after WeasyPrint (render/tagging.py)
+                    variant += f"/tags-{TAGS_REVISION}"
+                key = cache_key(html, f"{document.kind}/{variant}", self.roots)
         except Exception as err:
             report.problems.append(template_problem(err, self.out_dir / document.filename))
             return

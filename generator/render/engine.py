@@ -43,6 +43,7 @@ from .inline_styles import hoist_inline_styles  # noqa: E402
 from .jobs import Part  # noqa: E402
 from .merged import split  # noqa: E402
 from .svg import tame_inline_svgs  # noqa: E402
+from .tagging import conform  # noqa: E402
 
 
 @dataclass
@@ -181,6 +182,8 @@ def render_pdf(
     with collect_warnings() as messages:
         document = _render(html, base_dir, fetcher)
         pdf = document.write_pdf(pdf_variant=pdf_variant) if pdf_variant else document.write_pdf()
+    if pdf_variant:  # a tagged PDF, its tags mended where WeasyPrint's fall short
+        pdf = conform(pdf, messages)
     sizes = [(p.width * PT_PER_PX, p.height * PT_PER_PX) for p in document.pages]
     return Rendered(
         pdf=pdf,

@@ -152,7 +152,8 @@ def booklet_view(
         # Markup: markdown-it escaped every character of the author's text (html is off)
         # and the inserts come from our own autoescaped templates.
         html = Markup(md.renderer.render(chapter.tokens, md.options, {}))
-        chapters.append({"id": title.id, "title": title.text, "html": html})
+        label = f"Chapter {len(chapters) + 1}"
+        chapters.append({"id": title.id, "title": title.text, "label": label, "html": html})
         toc.append(
             {
                 "id": title.id,

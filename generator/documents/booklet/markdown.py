@@ -119,6 +119,16 @@ def parse_chapter(md: MarkdownIt, chapter: ChapterFile, ctx: BookletContext) -> 
                 chapter.shown,
                 token.map[0] + 1 if token.map else None,
             )
+    for token in tokens:
+        for child in token.children or []:
+            if child.type == "image" and not child.content.strip():
+                # A screen reader says nothing of it, and the booklet cannot claim PDF/UA.
+                ctx.warn(
+                    f"the picture {child.attrGet('src')} has no description; write one"
+                    " between the brackets, ![like this](picture.png)",
+                    chapter.shown,
+                    token.map[0] + 1 if token.map else None,
+                )
     headings: list[Heading] = []
     first_block = next((t for t in tokens if t.nesting >= 0 and t.level == 0), None)
     if first_block is None or first_block.type != "heading_open" or first_block.tag != "h1":
