@@ -141,7 +141,7 @@ def install_stand_in(patch: pytest.MonkeyPatch) -> None:
 
     Render workers are forked from this process, so they inherit the patch (Linux). Entries
     it leaves in a render cache are keyed to the stand-in, never served to a real render."""
-    from scratchpress.render import cache, engine
+    from scratchpress.render import audit, cache, engine
 
     def render_pdf(
         html: str,
@@ -174,6 +174,8 @@ def install_stand_in(patch: pytest.MonkeyPatch) -> None:
     patch.setattr(engine, "render_pdf", render_pdf)
     patch.setattr(engine, "render_parts", render_parts)
     patch.setattr(engine, "warm_up", lambda: None)
+    # Blank pages print none of the HTML's words: no completeness audit either.
+    patch.setattr(audit, "lost_from_html", lambda html, pdfs: [])
     patch.setattr(cache, "_weasyprint_version", lambda: "stand-in renderer")
 
 

@@ -45,11 +45,22 @@ def _frame_problem(document: Document, entry: str, field: str, mm: float) -> Pro
     )
 
 
-def lost_text_problems(document: Document, pdf: bytes) -> list[Problem]:
+def lost_text_problems(document: Document, outcome: Outcome) -> list[Problem]:
     """The completeness audit (render/audit.py): each block of the author's text with
-    words the PDF does not hold, named at its source line."""
+    words the PDF does not hold, named at its source line; for every other printable, each
+    entry whose words its render did not print (audited where it was rendered)."""
     if not document.expected:
-        return []
+        return [
+            Problem(
+                f"missing from the PDF's text: {describe_lost(words)}"
+                " (off the page, or hidden by the theme)",
+                document.filename,
+                entry=entry or None,
+                severity="warning",
+            )
+            for entry, words in outcome.lost
+        ]
+    pdf = outcome.pdf
     problems = []
     for source, words in lost_words(pdf, document.expected):
         file, line = split_source(source)
@@ -144,4 +155,5 @@ def cache_meta(outcome: Outcome) -> dict[str, Any]:
         "overflows": outcome.overflows,
         "collisions": outcome.collisions,
         "frames": outcome.frames,
+        "lost": outcome.lost,
     }

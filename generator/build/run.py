@@ -81,6 +81,7 @@ def _cached_outcome(key: str, pdf: bytes, meta: dict[str, object]) -> Outcome:
         [tuple(o) for o in meta["overflows"]],  # type: ignore[attr-defined]
         [tuple(c) for c in meta["collisions"]],  # type: ignore[attr-defined]
         [tuple(f) for f in meta.get("frames", [])],  # type: ignore[attr-defined]
+        [(str(e), list(w)) for e, w in meta.get("lost", [])],  # type: ignore[attr-defined]
     )
     outcome.seconds = -1.0
     return outcome
@@ -414,7 +415,7 @@ class BuildRun:
         # The preview's server draws pages with pdfium meanwhile, and pdfium is not
         # thread-safe: its builds leave the audit to the GM's own build.
         if not self.settings.preview:
-            lint += lost_text_problems(document, outcome.pdf)
+            lint += lost_text_problems(document, outcome)
         report.lint += lint
         if lint and self.options.strict:
             # --strict: a page that lost text is not a page to print. The last good file,

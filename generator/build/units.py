@@ -248,6 +248,8 @@ def assemble(
                 "pages": count,
                 "overflows": [list(o) for o in done.overflows if o[0] in ids],
                 "collisions": [list(c) for c in done.collisions if c[0] in ids],
+                # The batch's audit, kept with its first unit (a batch is cached whole).
+                "lost": [[e, w] for e, w in done.lost] if not first else [],
             }
             first += count
             plan.records[unit] = record
@@ -257,6 +259,7 @@ def assemble(
         record = plan.records[index]
         outcome.overflows += [(str(c), float(m)) for c, m in record["overflows"]]
         outcome.collisions += [(str(c), str(a), str(b)) for c, a, b in record["collisions"]]
+        outcome.lost += [(str(e), list(w)) for e, w in record.get("lost", [])]
     locations = [
         (
             str(plan.records[i]["source"]),

@@ -18,6 +18,8 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
+from .lint import entry_texts
+
 # A word of the expected text: anything between spaces and punctuation.
 _WORD = re.compile(r"[^\s!-/:-@\[-`{-~\u00a0-\u00bf\u2000-\u206f]+")
 # Scripts whose conjuncts the text layer cannot give back letter for letter (WeasyPrint maps
@@ -92,9 +94,32 @@ def lost_words(pdf: bytes, expected: Sequence[tuple[str, str]]) -> list[tuple[st
     return lost
 
 
+def lost_from_html(html: str, pdfs: Sequence[bytes]) -> list[tuple[str, list[str]]]:
+    """The audit of a printable whose words are its HTML's (every printable but the
+    booklet, whose blocks know their Markdown lines): each entry with words the PDFs
+    (one document's, or a merged render's parts together) do not hold. Each run of text
+    (an element's own words) is looked for in order, the runs in any order: a sheet's
+    positioned panels are drawn in an order of their own."""
+    printed = "".join(_folded(pdf_text(pdf)) for pdf in pdfs)
+    lost: dict[str, list[str]] = {}
+    for entry, text in entry_texts(html):
+        anywhere = bool(_RIGHT_TO_LEFT.search(text))
+        at = -1
+        for word in _WORD.findall(text):
+            folded = _folded(word)
+            if not folded or _CONJUNCTS.search(word):
+                continue
+            found = printed.find(folded) if anywhere or at < 0 else printed.find(folded, at)
+            if found < 0:
+                lost.setdefault(entry, []).append(word)
+            elif not anywhere:
+                at = found + len(folded)
+    return list(lost.items())
+
+
 def describe_lost(words: list[str]) -> str:
     shown = ", ".join(f"'{word}'" for word in words[:SHOWN_WORDS])
     return shown + (f" and {len(words) - SHOWN_WORDS} more" if len(words) > SHOWN_WORDS else "")
 
 
-__all__ = ["describe_lost", "lost_words", "pdf_text"]
+__all__ = ["describe_lost", "lost_from_html", "lost_words", "pdf_text"]

@@ -145,6 +145,14 @@ def missing_glyphs_by_entry(html: str) -> dict[str, list[str]]:
     return {entry: chars for entry, chars in missing.items() if chars}
 
 
+def entry_texts(html: str) -> list[tuple[str, str]]:
+    """Each run of the document's text (an element's own words) with the entry it belongs
+    to, in the order the HTML gives them; text outside any marked entry comes under ``""``."""
+    parser = _Text()
+    parser.feed(html)
+    return [(entry, text) for entry, text in parser.chunks if text.strip()]
+
+
 def missing_glyphs(html: str) -> list[str]:
     """Characters of the document's text that no face has, in order of appearance."""
     found: list[str] = []

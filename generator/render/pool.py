@@ -49,6 +49,7 @@ def _stop_if_asked() -> None:
 
 def render_job(job: Job) -> Outcome:
     """Render one job in this process (the worker body; also used when jobs == 1)."""
+    from .audit import lost_from_html
     from .engine import render_pdf
     from .lint import card_collisions, card_overflows
 
@@ -56,10 +57,13 @@ def render_job(job: Job) -> Outcome:
 
     if job.parts:
         return _render_parts(job, started)
+    html = job.html
     rendered = render_pdf(
-        job.html, job.base_dir, list(job.roots), keep_document=True, pdf_variant=job.pdf_variant
+        html, job.base_dir, list(job.roots), keep_document=True, pdf_variant=job.pdf_variant
     )
     outcome = _outcome(job.key, rendered)
+    if job.pdf_variant is None:  # a tagged booklet is audited by its Markdown lines instead
+        outcome.lost = lost_from_html(html, [rendered.pdf])
     if job.lint_cards and rendered.document is not None:
         outcome.overflows = card_overflows(rendered.document)
         outcome.collisions = card_collisions(rendered.document)
@@ -85,11 +89,22 @@ def _outcome(key: str, rendered: Any) -> Outcome:
 
 
 def _render_parts(job: Job, started: float) -> Outcome:
+    from .audit import lost_from_html, pdf_text
     from .engine import render_parts
 
     outcome = Outcome(key=job.key)
-    rendered = render_parts(job.html, job.base_dir, list(job.roots), job.parts)
+    html = job.html
+    rendered = render_parts(html, job.base_dir, list(job.roots), job.parts)
     outcome.parts = [_outcome(p.key, r) for p, r in zip(job.parts, rendered, strict=True)]
+    # One audit of the whole render; each entry's lost words go to the part that prints
+    # its name (a sheet prints its character's), else to the first.
+    for entry, words in lost_from_html(html, [r.pdf for r in rendered]):
+        owner = next(
+            (part for part, r in zip(outcome.parts, rendered, strict=True) if entry and
+             entry.casefold() in pdf_text(r.pdf).casefold()),
+            outcome.parts[0],
+        )
+        owner.lost.append((entry, words))
     outcome.pages = sum(done.pages for done in outcome.parts)
     outcome.seconds = time.perf_counter() - started
     for done in outcome.parts:

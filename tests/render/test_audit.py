@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from scratchpress.render.lint import page_field, page_source
+from scratchpress.resources import templates_dir
 
-from conftest import Cli, WriteCampaign
+from conftest import Cli, ExampleBuild, WriteCampaign
 
 COLUMNS = 12
 WORD = "Supercalifragilistic" * 6 + "endofword"
@@ -166,3 +167,57 @@ def test_a_block_in_two_directions_is_read_in_any_order(monkeypatch: pytest.Monk
     # pdfium gives a mixed line in drawn order: the number before the Arabic words.
     monkeypatch.setattr(audit, "pdf_text", lambda _: "Arabic: 12 يرمي علي")
     assert audit.lost_words(b"", [("s.md:7", "Arabic: يرمي علي 12")]) == []
+
+
+# ------------------------------------------------------------- every other printable
+
+
+def test_every_printable_is_audited_against_its_own_html(
+    write_campaign: WriteCampaign, cli: Cli
+) -> None:
+    """A theme that hides a sheet's actions panel: both sheets (rendered together as one
+    merged job) say what they lost, each under its own file and character."""
+    folder = write_campaign(
+        {
+            "party.yaml": """
+                characters:
+                  - name: Odile Marsh
+                    abilities: {shooting: 2, toughness: 3}
+                  - name: Bram Tulley
+                    abilities: {wrestling: 2, toughness: 1}
+            """
+        }
+    )
+    theme = folder / "theme" / "sheet"
+    theme.mkdir(parents=True)
+    css = (templates_dir() / "sheet" / "sheet.css").read_text(encoding="utf-8")
+    (theme / "sheet.css").write_text(css + "\n.panel.actions { display: none; }\n", "utf-8")
+    result = cli("build", "campaign", "--only", "sheets", "-o", "out")
+    assert result.exit_code == 0
+    lines = [line for line in result.stderr.splitlines() if "missing from the PDF's text" in line]
+    assert sorted(line.split(": missing")[0] for line in lines) == [
+        'sheet-bram-tulley.pdf: entry "Bram Tulley"',
+        'sheet-odile-marsh.pdf: entry "Odile Marsh"',
+    ]
+    assert all("'Actions', 'Action'" in line for line in lines)
+    strict = cli("build", "campaign", "--only", "sheets", "-o", "strict-out", "--strict")
+    assert strict.exit_code == 1
+    assert not list(Path("strict-out").glob("*.pdf"))
+
+
+def test_the_example_loses_nothing_in_any_printable(example_build: ExampleBuild) -> None:
+    assert "missing from the PDF's text" not in example_build.stderr
+
+
+def test_a_word_off_the_page_is_lost_and_one_on_it_is_not() -> None:
+    from scratchpress.render.audit import lost_from_html
+    from scratchpress.render.engine import render_pdf
+
+    html = (
+        "<html><head><style>@page { size: 80mm 40mm; margin: 5mm; }"
+        " .off { position: absolute; left: 200mm; }</style></head><body>"
+        '<p data-lint-entry="Odile">Shooting two, on the page</p>'
+        '<p data-lint-entry="Bram" class="off">Wrestling beyond reach</p></body></html>'
+    )
+    pdf = render_pdf(html, templates_dir(), []).pdf
+    assert lost_from_html(html, [pdf]) == [("Bram", ["Wrestling", "beyond", "reach"])]
