@@ -303,7 +303,9 @@ def remove_unmade(
             return False
         return name in made
 
-    for name in manifest.unmade(kinds | {PRINT_ALL_KIND, PRINT_SHOP_KIND}, owner, still_made):
+    # A shop's report goes with its decks: kept by a build that made no deck.
+    shop = {PRINT_SHOP_KIND} if kinds & {"events", "careers"} else set()
+    for name in manifest.unmade(kinds | {PRINT_ALL_KIND} | shop, owner, still_made):
         try:
             (out_dir / name).unlink()
         except OSError:

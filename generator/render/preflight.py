@@ -28,7 +28,7 @@ import pikepdf
 
 from ..typesetting.shops import PRESS_DPI, ShopSpec
 from ..typesetting.units import MM_PER_PT, PT_PER_MM
-from .press import PDFX_VERSION
+from .press import PDFX_VERSION, resource_values
 
 SIZE_TOLERANCE_MM = 0.1
 # The check measures glyphs' ink, and a descender on the last line or an italic's
@@ -38,6 +38,7 @@ BLEED_SAMPLES = 24  # points along each edge where the bleed is compared with th
 BLEED_DIFFERENT = 60  # summed RGB difference past which a bleed pixel is not the art's
 BLEED_SHARE = 0.25  # an edge whose bleed differs from its trim at more samples is unfilled
 CHECKS = ("size", "bleed", "safe area", "fonts", "resolution", "ink", "PDF/X")
+
 
 
 @dataclass
@@ -104,7 +105,7 @@ def _fonts(pdf: pikepdf.Pdf) -> tuple[int, list[str]]:
         nonlocal count
         if resources is None:
             return
-        for font in resources.get("/Font", {}).values():
+        for font in resource_values(resources, "/Font"):
             if font.objgen in seen:
                 continue
             seen.add(font.objgen)
@@ -116,11 +117,11 @@ def _fonts(pdf: pikepdf.Pdf) -> tuple[int, list[str]]:
             descriptor = described.get("/FontDescriptor", {})
             if not any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")):
                 missing.append(str(font.get("/BaseFont", "?")).lstrip("/"))
-        for xobject in resources.get("/XObject", {}).values():
+        for xobject in resource_values(resources, "/XObject"):
             if xobject.objgen not in seen and xobject.get("/Subtype") == pikepdf.Name.Form:
                 seen.add(xobject.objgen)
                 visit(xobject.get("/Resources"))
-        for pattern in resources.get("/Pattern", {}).values():
+        for pattern in resource_values(resources, "/Pattern"):
             if pattern.objgen not in seen and pattern.get("/PatternType") == 1:
                 seen.add(pattern.objgen)
                 visit(pattern.get("/Resources"))
@@ -170,13 +171,13 @@ def _colour(pdf: pikepdf.Pdf, limit: float | None) -> tuple[float, list[str], li
     def visit(resources: Any, where: str) -> None:
         if resources is None:
             return
-        for state in resources.get("/ExtGState", {}).values():
+        for state in resource_values(resources, "/ExtGState"):
             alpha = min(float(state.get("/ca", 1)), float(state.get("/CA", 1)))
             mask = state.get("/SMask", pikepdf.Name.None_)
             if (alpha < 1 or mask != pikepdf.Name.None_) and where not in translucent:
                 translucent.append(where)
         for kind in ("/XObject", "/Pattern", "/Shading"):
-            for thing in resources.get(kind, {}).values():
+            for thing in resource_values(resources, kind):
                 if thing.objgen in seen:
                     continue
                 seen.add(thing.objgen)

@@ -42,6 +42,13 @@ NEUTRAL = 0.06  # an RGB colour whose channels differ by less than this prints i
 CMYK = tuple[float, float, float, float]
 
 
+def resource_values(resources: Any, key: str) -> list[Any]:
+    """The objects of one kind a resource dictionary names (pikepdf 8's dictionaries have
+    no ``values()``)."""
+    named = resources.get(key)
+    return [value for _, value in named.items()] if named is not None else []
+
+
 def to_cmyk(rgb: Sequence[float], limit: float = 4.0) -> CMYK:
     """Device CMYK for sRGB channels in 0..1, with total ink at most ``limit`` (1.0 = 100%)."""
     r, g, b = rgb
@@ -121,17 +128,17 @@ class _Converter:
     def resources(self, resources: Any) -> None:
         if resources is None:
             return
-        for xobject in resources.get("/XObject", {}).values():
+        for xobject in resource_values(resources, "/XObject"):
             if xobject.get("/Subtype") == pikepdf.Name.Form:
                 self.content(xobject)
             elif xobject.get("/Subtype") == pikepdf.Name.Image:
                 self.image(xobject)
-        for pattern in resources.get("/Pattern", {}).values():
+        for pattern in resource_values(resources, "/Pattern"):
             if pattern.get("/PatternType") == 1:
                 self.content(pattern)
             elif "/Shading" in pattern:
                 self.shading(pattern.Shading)
-        for shading in resources.get("/Shading", {}).values():
+        for shading in resource_values(resources, "/Shading"):
             self.shading(shading)
         # Colour spaces WeasyPrint declares on every page (Lab) but no operator uses.
         if "/ColorSpace" in resources:
@@ -252,4 +259,4 @@ def for_shop(data: bytes, shop: ShopSpec) -> bytes:
         return out.getvalue()
 
 
-__all__ = ["for_shop", "to_cmyk"]
+__all__ = ["for_shop", "resource_values", "to_cmyk"]
