@@ -24,8 +24,9 @@ from .lint import entry_texts
 _WORD = re.compile(r"[^\s!-/:-@\[-`{-~\u00a0-\u00bf\u2000-\u206f]+")
 # Scripts whose conjuncts the text layer cannot give back letter for letter (WeasyPrint maps
 # a conjunct glyph to some of its letters: "अर्जुन" reads back "अ Eर्जुन"): their words are
-# not audited, rather than reported lost when they print well. Indic, Tibetan, Myanmar, Khmer.
-_CONJUNCTS = re.compile(r"[\u0900-\u0dff\u0f00-\u0fff\u1000-\u109f\u1780-\u17ff]")
+# not audited, rather than reported lost when they print well. Indic, Thai and Lao (whose
+# stacked vowels and tone marks read back as other code points), Tibetan, Myanmar, Khmer.
+_CONJUNCTS = re.compile(r"[\u0900-\u0eff\u0f00-\u0fff\u1000-\u109f\u1780-\u17ff]")
 # Hebrew, Arabic, Syriac, Thaana, N'Ko and the presentation forms.
 _RIGHT_TO_LEFT = re.compile(r"[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
 # The words of one block shown in a report before "…".
