@@ -78,9 +78,44 @@ def test_a_folder_of_only_a_booklet_builds_it_with_nothing_lost(stress: Path, cl
     text = _text(Path("out/booklet-stress-booklet.pdf"))
     assert WORD in text
     assert URL.replace("-", "") in text
+    # The table's landscape page sets a cell on two lines beside its neighbours', so the
+    # text layer reads across the row: each cell's words, not the cell as one run.
+    words = subprocess.run(
+        ["pdftotext", "out/booklet-stress-booklet.pdf", "-"],
+        capture_output=True, text=True, check=True,
+    ).stdout.split()
     for row in range(1, 4):
         for column in range(1, COLUMNS + 1):
-            assert f"StrengthbasedvalueR{row}C{column}" in text
+            assert f"R{row}C{column}" in words
+    assert text.count("Strength") == 3 * COLUMNS
+
+
+def test_a_table_of_ten_columns_or_more_gets_a_landscape_page(stress: Path, cli: Cli) -> None:
+    """Upright in the reading copy's neighbours, landscape for the table; the saddle copy
+    turns that page a quarter so it stands in its half of the sheet at full size."""
+    import pikepdf
+
+    result = cli("build", "stress", "-o", "out", "--strict", "--impose", "saddle")
+    assert result.exit_code == 0, result.stderr
+    with pikepdf.open("out/booklet-stress-booklet.pdf") as pdf:
+        shapes = [float(p.mediabox[2]) > float(p.mediabox[3]) for p in pdf.pages]
+    assert shapes == [False, False, False, True]  # cover, contents, chapter, the table
+    page_four = subprocess.run(
+        ["pdftotext", "-f", "4", "-l", "4", "out/booklet-stress-booklet.pdf", "-"],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    assert "R3C12" in page_four
+    with pikepdf.open("out/booklet-stress-booklet-saddle.pdf") as saddle:
+        forms = [
+            xobject
+            for sheet in saddle.pages
+            for _, xobject in sheet.Resources.XObject.items()
+        ]
+    # Every page drawn at its own size: the landscape one through a quarter turn.
+    matrices = [[float(v) for v in f.get("/Matrix", [1, 0, 0, 1, 0, 0])][:4] for f in forms]
+    turned = [f for f, m in zip(forms, matrices, strict=True) if m != [1, 0, 0, 1]]
+    assert len(turned) == 1
+    assert [abs(float(v)) for v in turned[0].Matrix][:4] == [0, 1, 1, 0]
 
 
 def test_check_warns_of_a_heading_that_skips_a_level(stress: Path, cli: Cli) -> None:
@@ -113,6 +148,8 @@ def unbreakable(stress: Path) -> Path:
     shutil.copy(templates_dir() / "booklet" / "booklet.css", theme / "booklet.css")
     with (theme / "booklet.css").open("a", encoding="utf-8") as css:
         css.write("\n.chapter p { overflow-wrap: normal !important; }\n")
+        # and keeps every table upright, so the word stays on the upright page 3
+        css.write(".chapter table.landscape { page: auto; }\n")
     return stress
 
 

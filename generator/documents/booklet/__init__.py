@@ -173,6 +173,7 @@ def booklet_view(
         "description": d.subtitle or "",
         "layout": {
             "size": layout.size,
+            "landscape": f"{layout.height_mm:g}mm {layout.width_mm:g}mm",
             "top": f"{layout.top_mm:g}mm",
             "bottom": f"{layout.bottom_mm:g}mm",
             "inner": f"{layout.inner_mm:g}mm",

@@ -175,7 +175,14 @@ def impose_saddle(pdf_bytes: bytes, sheet_pt: tuple[float, float] | None = None)
 
         def form(number: int) -> pikepdf.Object:
             if number not in forms:
-                copied = out.copy_foreign(source.pages[number - 1].as_form_xobject())
+                page = source.pages[number - 1]
+                x0, y0, x1, y1 = (float(v) for v in page.mediabox)
+                if x1 - x0 > y1 - y0:
+                    # A landscape page (a wide table's) turned a quarter to stand in its
+                    # upright slot at full size: its top to the left, as a reader turns
+                    # the booklet clockwise to read it.
+                    page.obj.Rotate = 270
+                copied = out.copy_foreign(page.as_form_xobject(handle_transformations=True))
                 forms[number] = copied
             return forms[number]
 

@@ -82,7 +82,10 @@ def _unique_id(text: str, ids: set[str]) -> str:
 # Columns from which a Markdown table is set as ``wide`` (booklet.css): smaller type and
 # no cell kept on one line, so it fits the text column instead of running off the page.
 WIDE_TABLE_COLUMNS = 7
-READABLE_COLUMNS = 12  # beyond this even the wide setting breaks short words: ``check`` says so
+# From here a table gets a landscape page of its own (the reader turns the booklet), where
+# its columns have half as much room again as on the upright page.
+LANDSCAPE_COLUMNS = 10
+READABLE_COLUMNS = 16  # beyond this even a landscape page breaks short words: ``check`` says so
 
 
 def mark_sources(tokens: Sequence[Token], shown: str) -> None:
@@ -92,8 +95,11 @@ def mark_sources(tokens: Sequence[Token], shown: str) -> None:
         if token.map and token.nesting >= 0 and token.type != "inline":
             token.attrSet(SOURCE_ATTRIBUTE, source_line(shown, token.map[0] + 1))
     for index, token in enumerate(tokens):
-        if token.type == "table_open" and _columns(tokens, index) >= WIDE_TABLE_COLUMNS:
+        columns = _columns(tokens, index) if token.type == "table_open" else 0
+        if columns >= WIDE_TABLE_COLUMNS:
             token.attrJoin("class", "wide")
+        if columns >= LANDSCAPE_COLUMNS:
+            token.attrJoin("class", "landscape")
 
 
 def _columns(tokens: Sequence[Token], table: int) -> int:
@@ -114,8 +120,9 @@ def parse_chapter(md: MarkdownIt, chapter: ChapterFile, ctx: BookletContext) -> 
         columns = _columns(tokens, index) if token.type == "table_open" else 0
         if columns > READABLE_COLUMNS:
             ctx.warn(
-                f"a table of {columns} columns: it fits the page only with its words broken"
-                f" mid-word; split it into tables of {READABLE_COLUMNS} columns or fewer",
+                f"a table of {columns} columns: even on a landscape page it fits only with its"
+                f" words broken mid-word; split it into tables of {READABLE_COLUMNS} columns"
+                " or fewer",
                 chapter.shown,
                 token.map[0] + 1 if token.map else None,
             )
