@@ -252,6 +252,7 @@ class BuildRun:
                 document.kind in CARD_KINDS,
                 document.pdf_variant,
                 document.kind,
+                audit=not self.settings.preview,
             )
             self.jobs.append(self.kept(job))
 

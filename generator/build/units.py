@@ -160,7 +160,15 @@ def _job(
     html = render_html(template, _previewed(context, plan.preview), themes, seconds)
     if planned:
         plan.batches.append(Batch(key, group, units))
-    return Job(key, html, base_dir, roots, lint_cards=group == "card", kind=plan.document.kind)
+    return Job(
+        key,
+        html,
+        base_dir,
+        roots,
+        lint_cards=group == "card",
+        kind=plan.document.kind,
+        audit=not plan.preview,
+    )
 
 
 def batch_jobs(

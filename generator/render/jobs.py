@@ -33,6 +33,9 @@ class Job:
     pdf_variant: str | None = None
     kind: str = ""  # the printable it belongs to (``build --watch`` warms one of each)
     parts: tuple[Part, ...] = ()  # several documents rendered as one (render/merged.py)
+    # The completeness audit in the worker; the live preview's renders go without it, as
+    # its builds go without the booklet's (its page is on screen a moment sooner).
+    audit: bool = True
 
     @property
     def html(self) -> str:

@@ -62,7 +62,7 @@ def render_job(job: Job) -> Outcome:
         html, job.base_dir, list(job.roots), keep_document=True, pdf_variant=job.pdf_variant
     )
     outcome = _outcome(job.key, rendered)
-    if job.pdf_variant is None:  # a tagged booklet is audited by its Markdown lines instead
+    if job.audit and job.pdf_variant is None:  # a booklet is audited by its Markdown lines
         outcome.lost = lost_from_html(html, [rendered.pdf])
     if job.lint_cards and rendered.document is not None:
         outcome.overflows = card_overflows(rendered.document)
@@ -98,7 +98,8 @@ def _render_parts(job: Job, started: float) -> Outcome:
     outcome.parts = [_outcome(p.key, r) for p, r in zip(job.parts, rendered, strict=True)]
     # One audit of the whole render; each entry's lost words go to the part that prints
     # its name (a sheet prints its character's), else to the first.
-    for entry, words in lost_from_html(html, [r.pdf for r in rendered]):
+    lost = lost_from_html(html, [r.pdf for r in rendered]) if job.audit else []
+    for entry, words in lost:
         owner = next(
             (part for part, r in zip(outcome.parts, rendered, strict=True) if entry and
              entry.casefold() in pdf_text(r.pdf).casefold()),

@@ -258,3 +258,20 @@ def test_a_word_off_the_page_is_lost_and_one_on_it_is_not() -> None:
     )
     pdf = render_pdf(html, templates_dir(), []).pdf
     assert lost_from_html(html, [pdf]) == [("Bram", ["Wrestling", "beyond", "reach"])]
+
+
+def test_a_deck_card_that_lost_words_is_named_even_from_the_cache(
+    write_campaign: WriteCampaign, cli: Cli
+) -> None:
+    party = "characters:\n  - name: Odile Marsh\n    abilities: {toughness: 2}\n"
+    folder = write_campaign({"party.yaml": party})
+    theme = folder / "theme" / "deck"
+    theme.mkdir(parents=True)
+    css = (templates_dir() / "deck" / "deck.css").read_text(encoding="utf-8")
+    (theme / "deck.css").write_text(css + "\n.career .about { display: none; }\n", "utf-8")
+    for _ in range(2):  # rendered, then every card from the cache
+        result = cli("build", "campaign", "--only", "careers", "-o", "out")
+        assert result.exit_code == 0
+        lost = [line for line in result.stderr.splitlines() if "missing from the PDF" in line]
+        assert len(lost) == 13  # one line per career card with a description
+        assert 'careers.pdf: entry "Landlord": missing from the PDF\'s text: ' in "\n".join(lost)
