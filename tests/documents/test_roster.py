@@ -416,3 +416,27 @@ def test_each_roster_number_knows_its_line_and_its_rule(write_campaign: WriteCam
     thugs = _blocks(context)["Thugs"]
     hp = decoded(thugs["stats"][-1]["source"])  # type: ignore[index]
     assert (hp["entry"], hp["field"]) == ("Gunhand", "minions.0.stamina")
+
+
+# --------------------------------------------------------------------------------------------
+# rebuilt on every save: an NPC's block is kept only while nothing it is made of changes
+
+
+def test_a_kept_block_follows_its_level_and_its_lines(write_campaign: WriteCampaign) -> None:
+    folder = write_campaign({"raiders.yaml": RAIDERS})
+    first = _blocks(_context(folder))
+    again = _blocks(_context(folder))
+    # The same NPC: its block is kept (the page copies the block's view, not its parts).
+    assert again["Chokestar"]["stats"] is first["Chokestar"]["stats"]
+    # Stealth 3 -> 4: the kept block is not used for the changed NPC, only for the others.
+    (folder / "raiders.yaml").write_text(RAIDERS.replace("stealth: 3", "stealth: 4"), "utf-8")
+    changed = _blocks(_context(folder))
+    assert changed["Ditch Lurker"]["stats"] is first["Ditch Lurker"]["stats"]
+    stealth = next(a for a in changed["Chokestar"]["abilities"] if "stealth" in a["name"].lower())
+    assert "4" in str(stealth)
+    # A comment above moves every entry a line down: every link to a line follows it.
+    (folder / "raiders.yaml").write_text("# raiders\n" + RAIDERS, "utf-8")
+    moved = _blocks(_context(folder))
+    assert moved["Ditch Lurker"]["stats"] is not first["Ditch Lurker"]["stats"]
+    source = str(moved["Ditch Lurker"]["stats"][0]["source"])
+    assert "&line=6&" in source, source  # its agility points at its entry: line 5, now 6

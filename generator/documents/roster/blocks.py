@@ -249,7 +249,64 @@ def minion_view(
     return view, height
 
 
+# The live preview and `build --watch` lay the roster out again on every save, though one
+# NPC in a thousand changed: each NPC's item is kept, keyed by all it is made of (its
+# stats as printed, its entry's lines in its file, its minions', the geometry), so the
+# others are not measured and sourced again. Items are never changed once made (pages copy
+# their views), and the memory is bounded.
+_ITEMS: dict[tuple[Any, ...], Item] = {}
+_ENTRY_LINES: dict[int, tuple[object, dict[tuple[Any, ...], tuple[Any, ...]]]] = {}
+MAX_KEPT_ITEMS = 20_000
+
+
+def _entry_lines(block: Block) -> tuple[Any, ...]:
+    """The lines of every field of ``block``'s entry (its minions' included): grouped once
+    per parse of its file, so that a thousand entries cost one pass, not a thousand."""
+    positions = block.source.positions
+    kept = _ENTRY_LINES.get(id(positions))
+    if kept is None or kept[0] is not positions:
+        grouped: dict[tuple[Any, ...], list[Any]] = {}
+        for path, line in positions.items():
+            grouped.setdefault(tuple(path[:2]), []).append((path, line))
+        if len(_ENTRY_LINES) > 16:
+            _ENTRY_LINES.clear()
+        kept = (positions, {entry: tuple(lines) for entry, lines in grouped.items()})
+        _ENTRY_LINES[id(positions)] = kept
+    return kept[1].get(tuple(block.source.path[:2]), ())
+
+
+def _made_of(block: Block) -> tuple[Any, ...]:
+    return (
+        block.kind,
+        block.name,
+        block.description,
+        block.count,
+        block.leader,
+        repr(block.stats),
+        block.source.file,
+        tuple(block.source.path),
+        _entry_lines(block),
+    )
+
+
 def npc_item(
+    block: Block,
+    minions: Sequence[Block],
+    g: Geometry,
+    show_init: bool,
+    group: str,
+    computed: Computed | None = None,
+) -> Item:
+    key = (_made_of(block), tuple(_made_of(m) for m in minions), g, show_init, group)
+    item = _ITEMS.get(key)
+    if item is None:
+        if len(_ITEMS) >= MAX_KEPT_ITEMS:
+            _ITEMS.clear()
+        item = _ITEMS[key] = _npc_item(block, minions, g, show_init, group, computed)
+    return item
+
+
+def _npc_item(
     block: Block,
     minions: Sequence[Block],
     g: Geometry,
