@@ -56,9 +56,10 @@ def lost_text_problems(document: Document, outcome: Outcome) -> list[Problem]:
                 " (off the page, or hidden by the theme)",
                 document.filename,
                 entry=entry or None,
+                field=frame or None,
                 severity="warning",
             )
-            for entry, words in outcome.lost
+            for entry, frame, words in outcome.lost
         ]
     pdf = outcome.pdf
     problems = []

@@ -12,6 +12,7 @@ import dataclasses
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from jinja2 import TemplateError
 
@@ -69,6 +70,12 @@ def allowed_roots(campaign: Campaign) -> list[Path]:
     return roots
 
 
+def _lost(kept: Any) -> list[tuple[str, str, list[str]]]:
+    """A cached audit: (entry, part of the page, words) each; any other shape (an entry
+    written before the part was kept) is dropped rather than misread."""
+    return [(str(e), str(f), list(w)) for e, f, w in (k for k in kept if len(k) == 3)]
+
+
 def _cached_outcome(key: str, pdf: bytes, meta: dict[str, object]) -> Outcome:
     """A render the cache held, as if it had just finished (``seconds`` -1 marks it)."""
     outcome = Outcome(
@@ -81,7 +88,7 @@ def _cached_outcome(key: str, pdf: bytes, meta: dict[str, object]) -> Outcome:
         [tuple(o) for o in meta["overflows"]],  # type: ignore[attr-defined]
         [tuple(c) for c in meta["collisions"]],  # type: ignore[attr-defined]
         [tuple(f) for f in meta.get("frames", [])],  # type: ignore[attr-defined]
-        [(str(e), list(w)) for e, w in meta.get("lost", [])],  # type: ignore[attr-defined]
+        _lost(meta.get("lost", [])),
     )
     outcome.seconds = -1.0
     return outcome

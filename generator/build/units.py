@@ -257,7 +257,7 @@ def assemble(
                 "overflows": [list(o) for o in done.overflows if o[0] in ids],
                 "collisions": [list(c) for c in done.collisions if c[0] in ids],
                 # The batch's audit, kept with its first unit (a batch is cached whole).
-                "lost": [[e, w] for e, w in done.lost] if not first else [],
+                "lost": [[e, f, w] for e, f, w in done.lost] if not first else [],
             }
             first += count
             plan.records[unit] = record
@@ -267,7 +267,8 @@ def assemble(
         record = plan.records[index]
         outcome.overflows += [(str(c), float(m)) for c, m in record["overflows"]]
         outcome.collisions += [(str(c), str(a), str(b)) for c, a, b in record["collisions"]]
-        outcome.lost += [(str(e), list(w)) for e, w in record.get("lost", [])]
+        kept = [k for k in record.get("lost", []) if len(k) == 3]  # (entry, part, words)
+        outcome.lost += [(str(e), str(f), list(w)) for e, f, w in kept]
     locations = [
         (
             str(plan.records[i]["source"]),

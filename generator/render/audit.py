@@ -95,15 +95,16 @@ def lost_words(pdf: bytes, expected: Sequence[tuple[str, str]]) -> list[tuple[st
     return lost
 
 
-def lost_from_html(html: str, pdfs: Sequence[bytes]) -> list[tuple[str, list[str]]]:
+def lost_from_html(html: str, pdfs: Sequence[bytes]) -> list[tuple[str, str, list[str]]]:
     """The audit of a printable whose words are its HTML's (every printable but the
     booklet, whose blocks know their Markdown lines): each entry with words the PDFs
-    (one document's, or a merged render's parts together) do not hold. Each run of text
+    (one document's, or a merged render's parts together) do not hold, by the part of its
+    page they were in (``data-lint-frame``, "" for none). Each run of text
     (an element's own words) is looked for in order, the runs in any order: a sheet's
     positioned panels are drawn in an order of their own."""
     printed = "".join(_folded(pdf_text(pdf)) for pdf in pdfs)
-    lost: dict[str, list[str]] = {}
-    for entry, text in entry_texts(html):
+    lost: dict[tuple[str, str], list[str]] = {}
+    for entry, frame, text in entry_texts(html):
         anywhere = bool(_RIGHT_TO_LEFT.search(text))
         at = -1
         for word in _WORD.findall(text):
@@ -112,10 +113,10 @@ def lost_from_html(html: str, pdfs: Sequence[bytes]) -> list[tuple[str, list[str
                 continue
             found = printed.find(folded) if anywhere or at < 0 else printed.find(folded, at)
             if found < 0:
-                lost.setdefault(entry, []).append(word)
+                lost.setdefault((entry, frame), []).append(word)
             elif not anywhere:
                 at = found + len(folded)
-    return list(lost.items())
+    return [(entry, frame, words) for (entry, frame), words in lost.items()]
 
 
 def describe_lost(words: list[str]) -> str:

@@ -63,7 +63,7 @@ class Outcome:
     collisions: list[tuple[str, str, str]] = field(default_factory=list)
     frames: list[tuple[str, str, float]] = field(default_factory=list)  # text out of its frame
     # The completeness audit (render/audit.py): each entry's words the PDF's text lacks.
-    lost: list[tuple[str, list[str]]] = field(default_factory=list)
+    lost: list[tuple[str, str, list[str]]] = field(default_factory=list)  # entry, frame, words
     error: str | None = None  # set when the document could not be rendered
     seconds: float = 0.0
     parts: list[Outcome] = field(default_factory=list)  # a merged job's documents, in order

@@ -98,13 +98,17 @@ class _Text(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.skip = 0
         self.entries: list[str | None] = []
+        self.frames: list[str | None] = []  # ``data-lint-frame``: the part of the page
         self.chunks: list[tuple[str, str]] = []
+        self.framed: list[str] = []  # each chunk's frame, beside ``chunks``
 
     def handle_starttag(self, tag: str, attrs: Any) -> None:
         if tag in {"style", "script", "title"}:
             self.skip += 1
         if tag not in _VOID:
-            self.entries.append(dict(attrs).get("data-lint-entry"))
+            named = dict(attrs)
+            self.entries.append(named.get("data-lint-entry"))
+            self.frames.append(named.get("data-lint-frame"))
 
     def handle_startendtag(self, tag: str, attrs: Any) -> None:
         pass  # <br/>: no text, no entry
@@ -114,11 +118,13 @@ class _Text(HTMLParser):
             self.skip -= 1
         if tag not in _VOID and self.entries:
             self.entries.pop()
+            self.frames.pop()
 
     def handle_data(self, data: str) -> None:
         if not self.skip:
             entry = next((e for e in reversed(self.entries) if e), "")
             self.chunks.append((entry, data))
+            self.framed.append(next((f for f in reversed(self.frames) if f), ""))
 
 
 def _selector(char: str) -> bool:
@@ -145,12 +151,17 @@ def missing_glyphs_by_entry(html: str) -> dict[str, list[str]]:
     return {entry: chars for entry, chars in missing.items() if chars}
 
 
-def entry_texts(html: str) -> list[tuple[str, str]]:
+def entry_texts(html: str) -> list[tuple[str, str, str]]:
     """Each run of the document's text (an element's own words) with the entry it belongs
-    to, in the order the HTML gives them; text outside any marked entry comes under ``""``."""
+    to and the part of the page (``data-lint-frame``) it is in, in the order the HTML gives
+    them; text outside any marked entry or part comes under ``""``."""
     parser = _Text()
     parser.feed(html)
-    return [(entry, text) for entry, text in parser.chunks if text.strip()]
+    return [
+        (entry, frame, text)
+        for (entry, text), frame in zip(parser.chunks, parser.framed, strict=True)
+        if text.strip()
+    ]
 
 
 def missing_glyphs(html: str) -> list[str]:

@@ -99,13 +99,13 @@ def _render_parts(job: Job, started: float) -> Outcome:
     # One audit of the whole render; each entry's lost words go to the part that prints
     # its name (a sheet prints its character's), else to the first.
     lost = lost_from_html(html, [r.pdf for r in rendered]) if job.audit else []
-    for entry, words in lost:
+    for entry, frame, words in lost:
         owner = next(
             (part for part, r in zip(outcome.parts, rendered, strict=True) if entry and
              entry.casefold() in pdf_text(r.pdf).casefold()),
             outcome.parts[0],
         )
-        owner.lost.append((entry, words))
+        owner.lost.append((entry, frame, words))
     outcome.pages = sum(done.pages for done in outcome.parts)
     outcome.seconds = time.perf_counter() - started
     for done in outcome.parts:

@@ -213,7 +213,7 @@ def test_every_printable_is_audited_against_its_own_html(
     write_campaign: WriteCampaign, cli: Cli
 ) -> None:
     """A theme that hides a sheet's actions panel: both sheets (rendered together as one
-    merged job) say what they lost, each under its own file and character."""
+    merged job) say what they lost, each under its own file, character and panel."""
     folder = write_campaign(
         {
             "party.yaml": """
@@ -233,8 +233,8 @@ def test_every_printable_is_audited_against_its_own_html(
     assert result.exit_code == 0
     lines = [line for line in result.stderr.splitlines() if "missing from the PDF's text" in line]
     assert sorted(line.split(": missing")[0] for line in lines) == [
-        'sheet-bram-tulley.pdf: entry "Bram Tulley"',
-        'sheet-odile-marsh.pdf: entry "Odile Marsh"',
+        'sheet-bram-tulley.pdf: entry "Bram Tulley": actions',
+        'sheet-odile-marsh.pdf: entry "Odile Marsh": actions',
     ]
     assert all("'Actions', 'Action'" in line for line in lines)
     strict = cli("build", "campaign", "--only", "sheets", "-o", "strict-out", "--strict")
@@ -257,7 +257,7 @@ def test_a_word_off_the_page_is_lost_and_one_on_it_is_not() -> None:
         '<p data-lint-entry="Bram" class="off">Wrestling beyond reach</p></body></html>'
     )
     pdf = render_pdf(html, templates_dir(), []).pdf
-    assert lost_from_html(html, [pdf]) == [("Bram", ["Wrestling", "beyond", "reach"])]
+    assert lost_from_html(html, [pdf]) == [("Bram", "", ["Wrestling", "beyond", "reach"])]
 
 
 def test_a_deck_card_that_lost_words_is_named_even_from_the_cache(
