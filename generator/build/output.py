@@ -72,6 +72,33 @@ def write_saddle(
     )
 
 
+def _write_ours(
+    name: str,
+    data: bytes,
+    kind: str,
+    out_dir: Path,
+    manifest: Manifest,
+    force: bool,
+    report: BuildReport,
+    owner: str,
+) -> bool:
+    """One file of the build's own (not a document) into the output folder, as the
+    documents are: never over a file we did not write, recorded in the manifest."""
+    target = out_dir / name
+    if not force and not manifest.may_write(name) and not _same_bytes(target, data):
+        report.problems.append(not_ours(target))
+        return False
+    try:
+        if not manifest.holds(name, data):
+            manifest.announce(name, data, kind, owner)
+            write_file(target, data, out_dir, shown=display_path(target))
+    except CannotWrite as err:
+        report.problems.append(Problem(str(err)))
+        return False
+    manifest.record(name, data, kind, owner)
+    return True
+
+
 PNG_FOLDER = "png"
 
 
@@ -99,25 +126,16 @@ def write_previews(
             sheet = contact_sheet(written.path)
             if sheet is not None:
                 images[f"{written.path.stem}-contact.png"] = sheet
+        kind = written.document.kind
         for name, data in images.items():
             relative = f"{PNG_FOLDER}/{name}"
-            target = out_dir / PNG_FOLDER / name
-            if not force and not manifest.may_write(relative) and not _same_bytes(target, data):
-                report.problems.append(not_ours(target))
-                continue
-            try:
-                if not manifest.holds(relative, data):
-                    manifest.announce(relative, data, written.document.kind, owner)
-                    write_file(target, data, out_dir, shown=display_path(target))
-            except CannotWrite as err:
-                report.problems.append(Problem(str(err)))
-                continue
-            manifest.record(relative, data, written.document.kind, owner)
-            report.pngs += 1
+            if _write_ours(relative, data, kind, out_dir, manifest, force, report, owner):
+                report.pngs += 1
 
 
 PRINT_ALL = "print-all.pdf"
 PRINT_ALL_KIND = "print-all"
+PRINT_SHOP_KIND = "print-shop"
 
 
 def write_print_all(
@@ -155,14 +173,8 @@ def write_print_all(
             return
         parts.append((f"{title} (saddle copy)" if written.printers_copy else title, pdf))
     data = print_all(parts)
-    try:
-        if not manifest.holds(PRINT_ALL, data):
-            manifest.announce(PRINT_ALL, data, PRINT_ALL_KIND, owner)
-            write_file(target, data, out_dir, shown=display_path(target))
-    except CannotWrite as err:
-        report.problems.append(Problem(str(err)))
+    if not _write_ours(PRINT_ALL, data, PRINT_ALL_KIND, out_dir, manifest, force, report, owner):
         return
-    manifest.record(PRINT_ALL, data, PRINT_ALL_KIND, owner)
     pages = sum(w.pages for w in chosen)
     documents = "1 document" if len(chosen) == 1 else f"{len(chosen)} documents"
     report.notes.append(
@@ -171,34 +183,6 @@ def write_print_all(
     )
 
 
-PRINT_SHOP_KIND = "print-shop"
-
-
-def _write_ours(
-    name: str,
-    data: bytes,
-    kind: str,
-    out_dir: Path,
-    manifest: Manifest,
-    force: bool,
-    report: BuildReport,
-    owner: str,
-) -> bool:
-    """One file of the build's own (not a document) into the output folder, as the
-    documents are: never over a file we did not write, recorded in the manifest."""
-    target = out_dir / name
-    if not force and not manifest.may_write(name) and not _same_bytes(target, data):
-        report.problems.append(not_ours(target))
-        return False
-    try:
-        if not manifest.holds(name, data):
-            manifest.announce(name, data, kind, owner)
-            write_file(target, data, out_dir, shown=display_path(target))
-    except CannotWrite as err:
-        report.problems.append(Problem(str(err)))
-        return False
-    manifest.record(name, data, kind, owner)
-    return True
 
 
 def write_shop_files(

@@ -298,22 +298,9 @@ def npc_item(
     computed: Computed | None = None,
 ) -> Item:
     key = (_made_of(block), tuple(_made_of(m) for m in minions), g, show_init, group)
-    item = _ITEMS.get(key)
-    if item is None:
-        if len(_ITEMS) >= MAX_KEPT_ITEMS:
-            _ITEMS.clear()
-        item = _ITEMS[key] = _npc_item(block, minions, g, show_init, group, computed)
-    return item
-
-
-def _npc_item(
-    block: Block,
-    minions: Sequence[Block],
-    g: Geometry,
-    show_init: bool,
-    group: str,
-    computed: Computed | None = None,
-) -> Item:
+    kept = _ITEMS.get(key)
+    if kept is not None:
+        return kept
     stats = stats_of(block)
     values = header_values(stats)
     lines = count_lines(header_runs(block.name, "", values, block.description), g.column_w)
@@ -339,7 +326,9 @@ def _npc_item(
         view, extra = minion_view(minion, g, computed)
         minion_views.append(view)
         height += extra
-    return Item(
+    if len(_ITEMS) >= MAX_KEPT_ITEMS:
+        _ITEMS.clear()
+    item = _ITEMS[key] = Item(
         "npc",
         height,
         {
@@ -358,3 +347,4 @@ def _npc_item(
         },
         group,
     )
+    return item
