@@ -58,6 +58,7 @@ from .rules.abilities import closest
 from .rules.community import DEFENSES, LOG_FIELDS
 from .statblocks import Computed, compute_campaign
 from .typesetting.shops import SHOPS, Shop
+from .wording import Language, Wording, speaking
 
 if TYPE_CHECKING:
     from .definitions.importer import ImportResult
@@ -88,6 +89,7 @@ __all__ = [
     "Found",
     "Impose",
     "InputError",
+    "Language",
     "Opened",
     "OutputBusy",
     "Paper",
@@ -539,15 +541,16 @@ def calibrate(
         out = output  # `-o DIR`: the usual name inside it
     else:
         out, name = output.parent, output.name
-    document = calibration_document(
-        CalibrationOptions(
-            paper=options.paper,
-            duplex_edge=options.duplex_edge,
-            duplex_offset_mm=settings.duplex_offset_mm,
-            ink_saver=options.ink_saver,
-        ),
-        name,
-    )
+    with speaking(options.language):
+        document = calibration_document(
+            CalibrationOptions(
+                paper=options.paper,
+                duplex_edge=options.duplex_edge,
+                duplex_offset_mm=settings.duplex_offset_mm,
+                ink_saver=options.ink_saver,
+            ),
+            name,
+        )
     # No root: a measuring sheet loads nothing of the campaign's, and its theme must not
     # move the verniers.
     return build_documents([document], out, options, root=None, **render)
@@ -738,11 +741,15 @@ def year_sheets(
     root = drawn.campaign.root if drawn.campaign is not None else None
     # The ruled lines per page are estimated from the text; should a page still run over,
     # take a line off every page and render again (one event must stay one page).
+    labels = drawn.campaign.labels if drawn.campaign is not None else {}
     for fewer in range(8):
-        document = year_sheets_document(
-            drawn.years, drawn.community, drawn.now, options, output.name, fewer
+        with speaking(Wording(options.language, labels)):
+            document = year_sheets_document(
+                drawn.years, drawn.community, drawn.now, options, output.name, fewer
+            )
+        report = build_documents(
+            [document], output.parent, options, root=root, labels=labels, **render
         )
-        report = build_documents([document], output.parent, options, root=root, **render)
         if report.problems or not report.written or report.pages <= len(drawn.years):
             break
     return report
@@ -924,11 +931,19 @@ def json_schema(kind: Literal["definitions", "settings", "stats"]) -> dict[str, 
     return schema
 
 
-def new_campaign(folder: PathLike, from_example: bool = False) -> list[str]:
+def new_campaign(
+    folder: PathLike,
+    from_example: bool = False,
+    *,
+    language: str | None = None,
+    paper: str | None = None,
+    units: str | None = None,
+) -> list[str]:
     """Start a campaign in ``folder`` (new or empty): a starter of small commented files,
-    or a copy of the example; with the editor schemas beside them. Returns the files
-    written. Raises :class:`CannotWrite`."""
-    from .content.starters import campaign_files
+    or a copy of the example; with the editor schemas beside them. ``language``, ``paper``
+    and ``units`` are written into its settings (paper and units follow the language when
+    not given). Returns the files written. Raises :class:`CannotWrite`."""
+    from .content.starters import campaign_files, with_choices
 
     folder = Path(folder)
     shown = safe_text(str(folder), None)
@@ -936,7 +951,7 @@ def new_campaign(folder: PathLike, from_example: bool = False) -> list[str]:
         raise CannotWrite(shown, "a file or link is in the way")
     if folder.is_dir() and any(folder.iterdir()):
         raise CannotWrite(shown, "not empty; give a new folder name (nothing was written)")
-    files = campaign_files(from_example)
+    files = with_choices(campaign_files(from_example), language, paper, units)
     files.update(
         {
             f".scratchpress/{kind}.schema.json": json.dumps(json_schema(kind), indent=2).encode()

@@ -30,6 +30,7 @@ from .rules import (
     get_ruleset,
 )
 from .rules.abilities import OLDER_NAMES, closest
+from .rules.character import NO_TOUGHNESS, Caution
 from .rules.community import review_log
 from .rules.minions import MinionGroup, minion_problems
 from .rules.printed import PRINTABLE, PrintedTally, in_vocabulary, known_misprint
@@ -48,7 +49,8 @@ class Block:
     group: str | None = None
     leader: str | None = None
     count: int = 1
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()  # in English, for the build's report
+    cautions: tuple[Caution, ...] = ()  # a character's warnings as keys, for its sheet
 
 
 @dataclass(frozen=True)
@@ -264,6 +266,7 @@ def _character(located: Located, rules: Ruleset, budget: Budget, out: Computed) 
             definition.description,
             definition.group,
             warnings=stats.warnings,
+            cautions=stats.cautions,
         )
     )
     groups = [
@@ -284,11 +287,17 @@ def _minion(minion: MinionDef, index: int, leader: Located, rules: Ruleset, out:
     source = leader.source
     lines = ability_lines(minion.abilities)
     stats = compute_character(minion.name, lines, rules, check_budget=False)
-    warnings: tuple[str, ...] = ()
+    cautions: tuple[Caution, ...] = ()
     if not any(a.name == "toughness" for a in stats.abilities):
-        warnings = ("has no toughness, so it cannot act in encounters",)
+        cautions = (NO_TOUGHNESS,)
         out.problems.append(
-            _problem(warnings[0], source, leader.name, ("minions", index, "abilities"), "warning")
+            _problem(
+                NO_TOUGHNESS.english,
+                source,
+                leader.name,
+                ("minions", index, "abilities"),
+                "warning",
+            )
         )
     out.problems += _compare_printed(
         minion.printed,
@@ -311,7 +320,8 @@ def _minion(minion: MinionDef, index: int, leader: Located, rules: Ruleset, out:
             leader.definition.group,
             leader=leader.name,
             count=minion.count,
-            warnings=warnings,
+            warnings=tuple(c.english for c in cautions),
+            cautions=cautions,
         )
     )
 

@@ -31,6 +31,7 @@ PUBLIC_NAMES = [
     "Found",
     "Impose",
     "InputError",
+    "Language",
     "MAX_ROSTER",
     "STOP_SIGNALS",
     "Opened",

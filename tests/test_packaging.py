@@ -110,7 +110,7 @@ def test_the_import_name_is_scratchpress_and_its_version_is_the_distributions() 
 # docs/architecture.md draws these; keep the two alike.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("rules", ("rules", "problems", "resources", "")),
-    ("definitions and typesetting", ("definitions", "typesetting")),
+    ("definitions and typesetting", ("definitions", "typesetting", "wording")),
     ("the campaign computed", ("statblocks", "content", "encounters", "npcs")),
     ("render", ("render",)),
     ("documents", ("documents", "export")),

@@ -22,6 +22,7 @@ from ..problems import Problem
 from ..render.files import CannotWrite, reason
 from ..render.lock import OutputBusy, output_lock
 from ..statblocks import Computed
+from ..wording import Wording, speaking
 from .report import BuildInterrupted, BuildReport, BuildSettings, Written
 from .run import BuildRun
 from .session import BuildSession
@@ -93,14 +94,15 @@ def build_documents(
     settings: BuildSettings | None = None,
     progress: Callable[[Written], None] | None = None,
     on_wait: Callable[[], None] | None = None,
+    labels: dict[str, str] | None = None,
 ) -> BuildReport:
     """Render and write documents made outside a campaign build (the duplex calibration
     sheet, the GM's year sheets) the way a build does: the same worker limits, cache,
-    manifest and lock. ``root`` is the campaign folder they may load files from, if any.
-    Nothing else in ``out_dir`` is removed."""
+    manifest and lock. ``root`` is the campaign folder they may load files from, if any;
+    ``labels`` its own words for our labels. Nothing else in ``out_dir`` is removed."""
     from ..definitions.models import Settings
 
-    campaign = Campaign(root=root, settings=Settings())
+    campaign = Campaign(root=root, settings=Settings(), labels=labels or {})
     return _locked(
         lambda _: documents,
         campaign,
@@ -138,7 +140,10 @@ def _locked(
     except OSError as err:
         report.problems.append(Problem(str(CannotWrite(display_path(out_dir), reason(err)))))
         return report
-    with output_lock(out_dir, settings.wait, on_wait):
+    # Every label made from here on, in Python or a template, is in the build's language
+    # (and the campaign's own words for it, from labels.yaml).
+    words = Wording(options.language, campaign.labels)
+    with output_lock(out_dir, settings.wait, on_wait), speaking(words):
         try:
             run = BuildRun(
                 campaign, options, out_dir, settings, report, session, progress, on_rendered

@@ -129,14 +129,28 @@ def missing_glyph_problem(document: Document, missing: dict[str, list[str]]) -> 
     )
 
 
+# How to install the faces of each group of system faces, platform by platform.
+FONT_INSTALLS = {
+    "fonts-noto-cjk": (
+        "Noto Sans CJK and Noto Serif CJK: on Debian or Ubuntu `sudo apt install"
+        " fonts-noto-cjk`, on Fedora `sudo dnf install google-noto-sans-cjk-fonts"
+        " google-noto-serif-cjk-fonts`, on Arch `sudo pacman -S noto-fonts-cjk`, on macOS"
+        " `brew install --cask font-noto-sans-cjk font-noto-serif-cjk`, on Windows download"
+        " Noto Sans CJK from https://github.com/notofonts/noto-cjk/releases and install it"
+    ),
+}
+
+
 def font_package_hints(missing: dict[str, list[str]]) -> list[str]:
-    """How to add the faces that would draw these characters, if a Debian package would."""
+    """How to add the faces that would draw these characters, if system faces would: one
+    line whatever the entries (the build says it once; each document's missing-glyph
+    warning names its entries)."""
     absent = set(missing_font_packages())
     wanted = {font_package_for(char) for chars in missing.values() for char in chars}
     return [
-        f"{SYSTEM_FONT_SCRIPTS[package]} print in boxes until Debian's {package} is "
-        f"installed (sudo apt-get install {package}); the build uses it when it is there"
-        for package in sorted(p for p in wanted if p in absent)
+        f"{SYSTEM_FONT_SCRIPTS[group]} print in boxes until their faces are installed"
+        f" ({FONT_INSTALLS[group]}); the next build finds them where the system keeps them"
+        for group in sorted(g for g in wanted if g in absent)
     ]
 
 

@@ -16,6 +16,7 @@ from ..problems import Problem
 from ..render.files import CannotWrite, reason, signals_held, write_file
 from ..render.manifest import Manifest, digest, file_digest
 from ..typesetting.shops import SHOPS
+from ..wording import _
 from .report import BuildReport, Written
 
 
@@ -171,7 +172,9 @@ def write_print_all(
             said = f"{PRINT_ALL} not written: cannot read it: {reason(err)}"
             report.problems.append(Problem(said, display_path(written.path)))
             return
-        parts.append((f"{title} (saddle copy)" if written.printers_copy else title, pdf))
+        if written.printers_copy:  # a bookmark, shown in the reader: in the build's language
+            title = _("%(title)s (saddle copy)") % {"title": title}
+        parts.append((title, pdf))
     data = print_all(parts)
     if not _write_ours(PRINT_ALL, data, PRINT_ALL_KIND, out_dir, manifest, force, report, owner):
         return

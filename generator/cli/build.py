@@ -77,6 +77,7 @@ def build(
         ),
     ] = None,
     paper: Annotated[api.Paper | None, choice("paper")] = None,
+    language: Annotated[api.Language | None, choice("language")] = None,
     only: Annotated[
         str | None,
         typer.Option(
@@ -146,6 +147,7 @@ def build(
     Example: scratchpress build my-campaign --paper a4 --only sheets,initiative
     """
     given = {
+        "language": language,
         "paper": paper,
         "units": units,
         "cards": cards,

@@ -25,16 +25,41 @@ def new(
         bool,
         typer.Option("--from-example", help="Copy the full example campaign, Lantern Weir."),
     ] = False,
+    language: Annotated[
+        api.Language | None,
+        typer.Option(
+            help="The language of its printed labels (default: en). Paper and units follow"
+            " it unless given: letter and both in English, A4 and metric in the others.",
+            case_sensitive=False,
+            show_default=False,
+        ),
+    ] = None,
+    paper: Annotated[
+        api.Paper | None,
+        typer.Option(
+            help="Paper size for its printables.", case_sensitive=False, show_default=False
+        ),
+    ] = None,
+    units: Annotated[
+        api.Units | None,
+        typer.Option(
+            help="Weights on its carry table: metric, imperial or both.",
+            case_sensitive=False,
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Start a campaign in a new folder, ready to edit.
 
     The starter holds a settings file, a character, an adversary with minions, a vehicle
     with crew, a community and a booklet chapter, each explained in its comments.
 
-    Example: scratchpress new my-campaign && cd my-campaign && scratchpress build
+    Example: scratchpress new my-campaign --language de && cd my-campaign && scratchpress build
     """
     try:
-        files = api.new_campaign(folder, from_example)
+        files = api.new_campaign(
+            folder, from_example, language=language, paper=paper, units=units
+        )
     except api.CannotWrite as err:
         stop([str(err)])
     shown = safe_text(str(folder), None)

@@ -4,7 +4,10 @@ the bundled example."""
 
 from __future__ import annotations
 
+import re
 from importlib import resources
+
+SETTINGS = "scratchpress.toml"
 
 
 def _walk(folder: resources.abc.Traversable, prefix: str = "") -> dict[str, bytes]:
@@ -40,3 +43,31 @@ def example_files() -> dict[str, bytes]:
 def campaign_files(from_example: bool = False) -> dict[str, bytes]:
     """What `new` writes, before the editor schemas are added."""
     return example_files() if from_example else starter_files()
+
+
+def with_choices(
+    files: dict[str, bytes], language: str | None, paper: str | None, units: str | None
+) -> dict[str, bytes]:
+    """``files`` with the settings file's top-level language, paper and units set to the
+    choices given to `new`. Paper and units not given follow a language that is: letter
+    and both in English, A4 and metric elsewhere (as a build would choose them)."""
+    if language is None and paper is None and units is None:
+        return files
+    from ..wording import IMPERIAL
+
+    if language is not None:
+        imperial = language in IMPERIAL
+        paper = paper or ("letter" if imperial else "a4")
+        units = units or ("both" if imperial else "metric")
+    text = files[SETTINGS].decode("utf-8")
+    head, table, rest = text.partition("\n[")  # the top level ends at the first table
+    for key, value in (("language", language), ("paper", paper), ("units", units)):
+        if value is None:
+            continue
+        line = f'{key} = "{value}"'
+        head, found = re.subn(rf"(?m)^{key} = .*$", line, head, count=1)
+        if not found:
+            head = head.rstrip("\n") + f"\n{line}\n"
+    files = dict(files)
+    files[SETTINGS] = (head + table + rest).encode("utf-8")
+    return files

@@ -27,6 +27,7 @@ from .files import (
     read_text_capped,
     unread_files,
 )
+from .labels import load_labels
 from .models import ENTRY_MODELS, Settings
 from .settings import load_settings
 from .validation import (
@@ -84,6 +85,8 @@ class Campaign:
     project_ideas: list[Located] = field(default_factory=list)
     encounters: list[Located] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
+    # labels.yaml: the campaign's own words for our labels, by the English message.
+    labels: dict[str, str] = field(default_factory=dict)
 
     def character(self, name: str) -> Located | None:
         """A character by name, roster NPCs included."""
@@ -273,6 +276,8 @@ def load_campaign(
             )
             continue
         load_file(file, campaign, problems, memo)
+    if root is not None:
+        campaign.labels = load_labels(root, problems)
     if problems:
         raise InputError([*campaign.warnings, *problems])
     return campaign

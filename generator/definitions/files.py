@@ -17,8 +17,9 @@ from pathlib import Path
 from ..problems import Problem
 
 MAX_FILE_BYTES = 5 * 1024 * 1024  # a campaign file is text; anything bigger is a mistake
-# Files in a campaign folder that hold something other than entries (later: booklets).
-RESERVED_FILES = {"booklet.yaml"}
+# Files in a campaign folder that hold something other than entries, read by their own
+# loaders: the booklet, the campaign's own words for our labels.
+RESERVED_FILES = {"booklet.yaml", "labels.yaml"}
 SETTINGS_FILE = "scratchpress.toml"
 # Endings an editor adds after the one typed and Windows then hides: Notepad's .txt,
 # TextEdit's .rtf.

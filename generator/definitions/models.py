@@ -21,6 +21,7 @@ from pydantic import (
 )
 
 from ..typesetting.shops import Shop
+from ..wording import IMPERIAL, Language
 from .resilience_models import Career, Event, Id, ProjectIdea
 
 # Generous bounds: the books' mightiest have 10 levels and vehicles 30 toughness; a sheet
@@ -312,13 +313,20 @@ class BuildOptions(Model):
     value given on the command line wins over the table (see :meth:`Settings.build_options`).
     """
 
+    language: Language = Field(
+        default="en",
+        description="The language every label is printed in (default: the campaign's"
+        " language, else English).",
+    )
     paper: Paper = Field(
         default="letter",
-        description="Paper size (default: the campaign's paper, else letter).",
+        description="Paper size (default: the campaign's paper, else letter in English"
+        " and A4 in every other language).",
     )
     units: Units = Field(
         default="both",
-        description="Carry-table weights (default: the campaign's units, else both).",
+        description="Carry-table weights (default: the campaign's units, else both in"
+        " English and metric in every other language).",
     )
     cards: CardSize = Field(default="poker", description="Initiative card size.")
     tent: StrictBool = Field(
@@ -392,10 +400,21 @@ class Settings(Model):
     max_level: Annotated[int, Field(strict=True, ge=1, le=100)] = Field(
         default=4, description="The highest level any one ability should reach."
     )
-    paper: Paper = Field(
-        default="letter", description="Page size of every printable, for every command."
+    language: Language = Field(
+        default="en",
+        description="The language of every printed label: en, de, fr, es, pt-BR, it, pl or"
+        " ja. The game content (events, careers, names) stays as the campaign wrote it.",
     )
-    units: Units = Field(default="both", description="How weights on the carry table are shown.")
+    paper: Paper = Field(
+        default="letter",
+        description="Page size of every printable, for every command (default: letter in"
+        " English, A4 in every other language).",
+    )
+    units: Units = Field(
+        default="both",
+        description="How weights on the carry table are shown (default: both in English,"
+        " metric in every other language).",
+    )
     # How far this printer shifts the back of a sheet, measured with `scratchpress
     # calibrate`; every back page is moved by the opposite amount.
     duplex_offset_mm: tuple[
@@ -411,10 +430,19 @@ class Settings(Model):
     def build_options(self, given: Mapping[str, Any] | None = None) -> BuildOptions:
         """The options a build uses: those ``given`` (the command line's, None meaning
         "not given"), over the keys the ``[build]`` table sets, over this file's paper and
-        units, over the defaults. Raises pydantic's ValidationError for a bad value."""
-        values: dict[str, Any] = {"paper": self.paper, "units": self.units}
+        units, over the defaults. Raises pydantic's ValidationError for a bad value.
+
+        Paper and units nobody chose follow the language: letter and both kinds of weight in
+        English, A4 and metric in every other language."""
+        values: dict[str, Any] = {"language": self.language}
+        for key in ("paper", "units"):
+            if key in self.model_fields_set:
+                values[key] = getattr(self, key)
         values.update({key: getattr(self.build, key) for key in self.build.model_fields_set})
         values.update({key: value for key, value in (given or {}).items() if value is not None})
+        imperial = str(values["language"]) in IMPERIAL
+        values.setdefault("paper", "letter" if imperial else "a4")
+        values.setdefault("units", "both" if imperial else "metric")
         return BuildOptions.model_validate(values)
 
 

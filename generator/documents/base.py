@@ -78,4 +78,5 @@ def page_context(options: BuildOptions) -> dict[str, Any]:
         "paper_mm": PAPER_MM[options.paper],
         "ink_saver": options.ink_saver,
         "units": options.units,
+        "language": options.language,
     }

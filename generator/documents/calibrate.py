@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..definitions.models import BuildOptions, Paper
+from ..wording import _, current
 from .base import Document, page_context
 from .cardsheet import Edge, Line, Rect, line_style, mm, paper_size, place
 
@@ -162,7 +163,7 @@ def calibration_view(options: CalibrationOptions) -> dict[str, Any]:
             "y_caption": place(Rect(y_base_back - (40 if y_toward < 0 else 0), top_y - 9, 40, 4)),
             "y_caption_align": "right" if y_toward < 0 else "left",
         },
-        "edge": "long edge" if long_edge else "short edge",
+        "edge": _("long edge") if long_edge else _("short edge"),
         "corrected": (dx, dy) != (0.0, 0.0),
         "offset": f"[{dx:g}, {dy:g}]",
         # Instructions away from the combs: the front's at the top; the back's at the top
@@ -178,10 +179,12 @@ def calibration_document(options: CalibrationOptions, file_name: str | None = No
     """The sheet as a document the build renders and writes (``file_name``: where the user
     asked for it, else ``duplex-calibration.pdf``)."""
     page = page_context(BuildOptions(paper=options.paper, ink_saver=options.ink_saver))
-    context = {"title": "Duplex calibration", "page": page, **calibration_view(options)}
+    page["language"] = current().language  # the sheet's words are in the language spoken
+    title = _("Duplex calibration")
+    context = {"title": title, "page": page, **calibration_view(options)}
     return Document(
         kind="calibrate",
-        title="Duplex calibration",
+        title=title,
         stem=STEM,
         template=TEMPLATE,
         context=context,

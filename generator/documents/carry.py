@@ -7,7 +7,6 @@ range from 1 to 40 fills one page.
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from ..definitions.campaign import Campaign
@@ -26,6 +25,7 @@ from ..rules.character import CharacterStats
 from ..statblocks import Block, Computed
 from ..typesetting.paper import PAPER_MM
 from ..typesetting.units import MM_PER_PT
+from ..wording import N_, _, number
 from .base import Document, page_context
 
 TEMPLATE = "carry/carry.html"
@@ -40,43 +40,47 @@ ROW_MIN_MM, ROW_MAX_MM = 4.4, 17.0
 WHO_MM_BOTH, WHO_MM_ONE = 44.0, 64.0
 NAME_EM = 0.46  # average width of a character of the bold names, in ems
 
+# Each limit's key, title, when it holds, its rates and what it means (worded when printed).
 LIMITS = (
     (
         "pack",
-        "Pack",
-        "all day",
+        N_("Pack"),
+        N_("all day"),
         PACK_KG_PER_STRENGTH,
         PACK_TENTH_LB_PER_STRENGTH,
-        "Worn or shouldered from dawn to dusk on the road: the load you travel with.",
+        N_("Worn or shouldered from dawn to dusk on the road: the load you travel with."),
     ),
     (
         "carry",
-        "Carry",
-        "a few minutes",
+        N_("Carry"),
+        N_("a few minutes"),
         CARRY_KG_PER_STRENGTH,
         CARRY_TENTH_LB_PER_STRENGTH,
-        "Held in your arms or on your back for a short haul: across a yard, up a ladder.",
+        N_("Held in your arms or on your back for a short haul: across a yard, up a ladder."),
     ),
     (
         "lift",
-        "Lift",
-        "in place",
+        N_("Lift"),
+        N_("in place"),
         LIFT_KG_PER_STRENGTH,
         LIFT_TENTH_LB_PER_STRENGTH,
-        "Raised off the ground for a moment, without walking anywhere with it.",
+        N_("Raised off the ground for a moment, without walking anywhere with it."),
     ),
 )
+# The unit symbols, as a column of figures prints them after each number.
+UNITS = {"kg": N_("kg"), "lb": N_("lb")}
 
 
 def _per_point(kg: int, tenth_lb: int, units: str) -> str:
     """``2 kg``, ``4.4 lb`` or ``2 kg (4.4 lb)`` per point of strength: the rates the
     table's figures are computed from (rules.carry), so the two always agree."""
-    lb = f"{(Decimal(tenth_lb) / 10).normalize():f}"
+    metric = _("%(kg)s kg") % {"kg": number(kg)}
+    imperial = _("%(lb)s lb") % {"lb": number(tenth_lb / 10, 1 if tenth_lb % 10 else 0)}
     if units == "metric":
-        return f"{kg} kg"
+        return metric
     if units == "imperial":
-        return f"{lb} lb"
-    return f"{kg} kg ({lb} lb)"
+        return imperial
+    return _("%(metric)s (%(imperial)s)") % {"metric": metric, "imperial": imperial}
 
 
 def _cells(carry: Carry, units: str) -> list[dict[str, str]]:
@@ -89,9 +93,9 @@ def _cells(carry: Carry, units: str) -> list[dict[str, str]]:
     cells: list[dict[str, str]] = []
     for kg, lbs in pairs:
         if units in ("metric", "both"):
-            cells.append({"num": str(kg), "unit": "kg"})
+            cells.append({"num": number(kg), "unit": _(UNITS["kg"])})
         if units in ("imperial", "both"):
-            cells.append({"num": str(lbs), "unit": "lb"})
+            cells.append({"num": number(lbs), "unit": _(UNITS["lb"])})
     return cells
 
 
@@ -101,7 +105,7 @@ def _who(computed: Computed) -> tuple[str, list[tuple[str, int]]]:
     characters = computed.of_kind("character")
     party = [b for b in characters if getattr(b.definition, "player", "")]
     chosen: list[Block] = party or characters
-    title = "Party" if party else "Characters"
+    title = _("Party") if party else _("Characters")
     strengths = [
         (b.name, b.stats.strength)
         for b in chosen
@@ -125,7 +129,7 @@ def _sizes(names: list[str], units: str, paper: str) -> dict[str, str]:
         return font_pt, min(font_pt, 10.5)
 
     row_mm = ROW_MAX_MM
-    for _ in range(3):  # the names' size depends on the row, the row on the names' lines
+    for _round in range(3):  # the names' size depends on the row, the row on the names' lines
         names_pt = type_sizes(row_mm)[1]
         per_line = max(1, int((who_mm - 4.0) / (names_pt * MM_PER_PT * NAME_EM)))
         line_mm = names_pt * MM_PER_PT * 1.15
@@ -159,7 +163,7 @@ def carry_view(computed: Computed, options: BuildOptions) -> dict[str, Any]:
         for carry, who in zip(carry_table(low, high), names, strict=True)
     ]
     outside = [
-        f"{name} (strength {strength})"
+        _("%(name)s (strength %(strength)s)") % {"name": name, "strength": strength}
         for name, strength in strengths
         if not low <= strength <= high
     ]
@@ -173,10 +177,10 @@ def carry_view(computed: Computed, options: BuildOptions) -> dict[str, Any]:
         "limits": [
             {
                 "key": key,
-                "title": title,
-                "when": when,
+                "title": _(title),
+                "when": _(when),
                 "per_point": _per_point(kg, tenth_lb, units),
-                "text": text,
+                "text": _(text),
             }
             for key, title, when, kg, tenth_lb, text in LIMITS
         ],
@@ -193,12 +197,12 @@ def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> 
     return [
         Document(
             kind="carry",
-            title="Strength carry table",
+            title=_("Strength carry table"),
             stem=STEM,
             template=TEMPLATE,
             context={
                 "page": page_context(options),
-                "title": "Lifting and carrying",
+                "title": _("Lifting and carrying"),
                 "carry": carry_view(computed, options),
             },
         )

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..rules.carry import Carry
 from ..rules.health import HealthBands
+from ..wording import _, pgettext
 
 
 def signed(value: int) -> str:
@@ -18,10 +19,17 @@ def hp_track(max_hp: int, stamina: int) -> list[dict[str, Any]]:
     return [{"hp": hp, "injured": hp <= stamina} for hp in range(max_hp, 0, -1)]
 
 
+def capital(words: str) -> str:
+    """A label's words with a capital first letter, the rest as worded: the game's terms
+    are worded in lower case ("hit points"), a box's label starts with a capital."""
+    return words[:1].upper() + words[1:]
+
+
 def health_text(bands: HealthBands) -> dict[str, str]:
     def span(band: tuple[int, int] | None) -> str:
         if band is None:
-            return "none"
+            # No hit point total falls in this band ("injured none").
+            return pgettext("hit points in a health band", "none")
         low, high = band
         return str(low) if low == high else f"{low}–{high}"
 
@@ -32,11 +40,14 @@ def carry_cells(carry: Carry, units: str) -> dict[str, str]:
     """Pack / carry / lift as the chosen units print them: ``24 kg``, ``53 lb``, or both."""
 
     def cell(kg: int, lbs: int) -> str:
+        # Whole numbers, printed without grouping in every language (4-digit weights too).
+        metric = _("%(weight)s kg") % {"weight": kg}
+        imperial = _("%(weight)s lb") % {"weight": lbs}
         if units == "metric":
-            return f"{kg} kg"
+            return metric
         if units == "imperial":
-            return f"{lbs} lb"
-        return f"{kg} kg ({lbs} lb)"
+            return imperial
+        return f"{metric} ({imperial})"
 
     return {
         "strength": str(carry.strength),

@@ -51,6 +51,7 @@ from ..rules.community import (
     LogFinding,
     ProjectPlan,
     Result,
+    YearlyAttack,
     project_difficulty,
     review_log,
     yearly_attack,
@@ -58,6 +59,8 @@ from ..rules.community import (
 from ..rules.community import project_result as project_result  # the booklets' worksheet
 from ..statblocks import Block, Computed
 from ..typesetting.paper import PAPER_MM
+from ..wording import N_, _, ngettext, pgettext
+from . import terms
 from .base import Document, page_context
 
 KIND = "community"
@@ -84,27 +87,22 @@ TRACK_MAX = 20  # the defense tracks run 0-20: creation allows 15, the book's co
 DIFFICULTY_GRID_DEVELOP = range(1, 6)
 DIFFICULTY_GRID_SACRIFICE = range(0, 6)
 
-TITLES = {"economy": "Economy", "environment": "Environment", "equity": "Equity"}
-SHORT = {"economy": "Econ", "environment": "Env", "equity": "Eq"}  # narrow table columns
+# The defenses' titles and narrow-column abbreviations are the game's terms (terms.py);
+# these names stay for the booklets' inserts, which word them with _().
+TITLES = terms.DEFENSE_TITLES
+SHORT = terms.DEFENSE_SHORT
 # Our own one-line gloss of each E, after Resilience's "Create Your Community".
 MEANS = {
-    "economy": "Flexible, connected, quick to launch projects.",
-    "environment": "Feeds itself now without robbing the next generation.",
-    "equity": "Fairness and respect between people of every standing.",
-}
-# Threats as the defenses' captions name them.
-PLURAL = {
-    "emergency": "emergencies",
-    "breakdown": "breakdowns",
-    "biological hazard": "biological hazards",
-    "siege": "sieges",
+    "economy": N_("Flexible, connected, quick to launch projects."),
+    "environment": N_("Feeds itself now without robbing the next generation."),
+    "equity": N_("Fairness and respect between people of every standing."),
 }
 YEAR_STEPS = (
-    ("Event", "drawn at random; the GM rolls against one of the three E's"),
-    ("Encounter", "the PCs face the event or its aftermath"),
-    ("Development", "survivors improve; the fallen are replaced"),
-    ("Projects", "players take turns; once one starts a project, everyone does"),
-    ("Evaluation", "the GM awards 2 bonus levels (or 1 + 1), or 1 if it went badly"),
+    (N_("Event"), N_("drawn at random; the GM rolls against one of the three E's")),
+    (N_("Encounter"), N_("the PCs face the event or its aftermath")),
+    (N_("Development"), N_("survivors improve; the fallen are replaced")),
+    (N_("Projects"), N_("players take turns; once one starts a project, everyone does")),
+    (N_("Evaluation"), N_("the GM awards 2 bonus levels (or 1 + 1), or 1 if it went badly")),
 )
 
 if TYPE_CHECKING:
@@ -113,7 +111,7 @@ if TYPE_CHECKING:
 
 def defends_against(defense: str) -> list[str]:
     """The threats a defense stops, in the book's order: ``emergencies, breakdowns, ...``."""
-    return [PLURAL.get(t, t) for t in THREATS if THREAT_DEFENSE[t] == defense]
+    return [terms.threats(t) for t in THREATS if THREAT_DEFENSE[t] == defense]
 
 
 def founding_defenses(definition: CommunityDef) -> dict[str, int]:
@@ -172,8 +170,15 @@ def minus(value: int) -> str:
     return str(value).replace("-", "−")
 
 
+# A project's change to one defense, worksheet style: "+3 environment", "−1 economy".
+CHANGE = {"+": N_("+%(levels)s %(defense)s"), "−": N_("−%(levels)s %(defense)s")}
+
+
 def _changes(changes: Mapping[Any, int], sign: str) -> str:
-    return ", ".join(f"{sign}{n} {name}" for name, n in changes.items())
+    return ", ".join(
+        _(CHANGE[sign]) % {"levels": n, "defense": terms.defense(str(name))}
+        for name, n in changes.items()
+    )
 
 
 def _track(value: int) -> list[list[dict[str, Any]]]:
@@ -194,56 +199,67 @@ def _defense(definition: CommunityDef, name: str, now: int, changed: bool) -> di
     founded, note = level_and_note(getattr(definition, name))
     return {
         "key": name,
-        "title": TITLES[name],
+        "title": terms.defense_title(name),
         "value": str(now),
-        "founded": f"founded at {founded}" if changed else "",
+        "founded": _("founded at %(level)s") % {"level": founded} if changed else "",
         "note": note,
-        "means": MEANS[name],
+        "means": _(MEANS[name]),
         "against": defends_against(name),
         "track": _track(now),
         "off_track": now > TRACK_MAX or now < 0,
     }
 
 
+def _upper_first(text: str) -> str:
+    """``text`` with its first letter a capital (str.capitalize would lower the rest)."""
+    return text[:1].upper() + text[1:]
+
+
 def _creation(founding: Mapping[str, int]) -> dict[str, Any]:
+    limits = {"points": CREATION_POINTS, "min": CREATION_MIN, "max": CREATION_MAX}
     rows: list[dict[str, Any]] = []
+    broken: list[str] = []
     for name in DEFENSES:
         value = founding[name]
         ok = CREATION_MIN <= value <= CREATION_MAX
+        said = {"defense": terms.defense(name), "value": value, **limits}
+        if ok:
+            verdict = pgettext("creation check", "pass")
+        elif value < CREATION_MIN:
+            verdict = _("under %(min)s") % limits
+            broken.append(_("%(defense)s %(value)s is under %(min)s") % said)
+        else:
+            verdict = _("over %(max)s") % limits
+            broken.append(_("%(defense)s %(value)s is over %(max)s") % said)
         rows.append(
-            {
-                "title": TITLES[name],
-                "value": str(value),
-                "ok": ok,
-                "verdict": (
-                    "pass"
-                    if ok
-                    else (
-                        f"under {CREATION_MIN}" if value < CREATION_MIN else f"over {CREATION_MAX}"
-                    )
-                ),
-            }
+            {"title": terms.defense_title(name), "value": str(value), "ok": ok, "verdict": verdict}
         )
     total = sum(founding.values())
     total_ok = total == CREATION_POINTS
     passed = total_ok and all(r["ok"] for r in rows)
-    broken = [f"{r['title'].lower()} {r['value']} is {r['verdict']}" for r in rows if not r["ok"]]
     if not total_ok:
-        broken.insert(0, f"the total is {total}, not {CREATION_POINTS}")
+        broken.insert(0, _("the total is %(total)s, not %(points)s") % {"total": total, **limits})
     return {
-        "rule": f"{CREATION_POINTS} points, each defense {CREATION_MIN}–{CREATION_MAX}",
+        "rule": _("%(points)s points, each defense %(min)s–%(max)s") % limits,
         "rows": rows,
         "total": str(total),
         "total_ok": total_ok,
-        "total_verdict": "pass" if total_ok else f"not {CREATION_POINTS}",
+        "total_verdict": (
+            pgettext("creation check", "pass") if total_ok else _("not %(points)s") % limits
+        ),
         "passed": passed,
-        "verdict": "Passes the creation check" if passed else "Breaks the creation check",
+        "verdict": _("Passes the creation check") if passed else _("Breaks the creation check"),
         "detail": (
-            "Founded by the book: 30 points shared, none under 5 or over 15."
+            _("Founded by the book: %(points)s points shared, none under %(min)s or over %(max)s.")
+            % limits
             if passed
-            else "; ".join(broken).capitalize()
-            + ". Allowed on purpose — the book's own Happy Bunny Commune breaks it too — but"
-            " the community starts outside the usual balance."
+            else _(
+                "%(problems)s. Allowed on purpose — the book's own Happy Bunny Commune breaks"
+                " it too — but the community starts outside the usual balance."
+            )
+            # The problems are separate clauses, one sentence: "The total is 31, not 30;
+            # economy 3 is under 5".
+            % {"problems": _upper_first("; ".join(broken))}
         ),
     }
 
@@ -255,7 +271,7 @@ def _sizes(players: int | None) -> list[dict[str, Any]]:
             {
                 "players": str(count),
                 "per_player": str(size.projects_per_player),
-                "size": size.size,
+                "size": terms.project_size(size.size),
                 "max": str(size.max_development),
                 "group": str(count * size.projects_per_player * size.max_development),
                 "current": count == players,
@@ -276,7 +292,11 @@ def _difficulty_grid() -> dict[str, Any]:
             difficulty = project_difficulty(developed, sacrificed)
             cells.append(
                 {
-                    "text": "auto" if difficulty <= 1 else minus(difficulty),
+                    "text": (
+                        pgettext("project difficulty", "auto")
+                        if difficulty <= 1
+                        else minus(difficulty)
+                    ),
                     "auto": difficulty <= 1,
                     "blank": False,
                 }
@@ -296,7 +316,8 @@ def _worksheet_row(entry: LedgerEntry) -> dict[str, Any]:
         "sacrifice": _changes(log.sacrifice, "−"),
         "difficulty": minus(plan.difficulty),
         "roll": str(log.roll) if log.roll is not None else "",
-        "result": entry.result,
+        "result": terms.project_result(entry.result),
+        "outcome": entry.result,  # the CSS class: which result, whatever the language
         "after": [str(after[d]) for d in DEFENSES] if after else ["", "", ""],
         "problems": list(plan.problems),
     }
@@ -353,19 +374,190 @@ def _row_budget(
     return max(worksheet_blank, BLANK_ROWS_MIN), history_blank
 
 
+def _defense_list(keys: Sequence[str]) -> str:
+    """ "economy", "economy and equity": the defenses named in running text."""
+    worded = [terms.defense(k) for k in keys]
+    listed = worded[0] if worded else ""
+    for more in worded[1:]:
+        listed = _("%(list)s and %(item)s") % {"list": listed, "item": more}
+    return listed
+
+
+def _project_named(said: Mapping[str, Any]) -> str:
+    """How a finding names a logged project: "Ben's Quarry", "Quarry", "project 3"."""
+    player, name = said["player"], said["project"]
+    if player and name:
+        return _("%(player)s's %(project)s") % said
+    if name:
+        return str(name)
+    if player:
+        return _("%(player)s's project") % said
+    return _("project %(number)s") % said
+
+
+def _end_words(code: str, said: Mapping[str, Any]) -> str:
+    """The community's end (rules.community._Review.ends), worded: fallen or won, and when."""
+    when = said["when"]
+    if code == "fallen":
+        count = len(said["defenses"])
+        args = {**said, "defenses": _defense_list(said["defenses"])}
+        if when == "event":
+            return (
+                ngettext(
+                    "%(defenses)s falls to 0 in year %(year)s, after the event: by the text's"
+                    " tentative end, a community at 0 in any of the three E's has failed and the"
+                    " game is over",
+                    "%(defenses)s fall to 0 in year %(year)s, after the event: by the text's"
+                    " tentative end, a community at 0 in any of the three E's has failed and the"
+                    " game is over",
+                    count,
+                )
+                % args
+            )
+        if when == "year end":
+            return (
+                ngettext(
+                    "%(defenses)s falls to 0 in year %(year)s, at the end of the year: by the"
+                    " text's tentative end, a community at 0 in any of the three E's has failed"
+                    " and the game is over",
+                    "%(defenses)s fall to 0 in year %(year)s, at the end of the year: by the"
+                    " text's tentative end, a community at 0 in any of the three E's has failed"
+                    " and the game is over",
+                    count,
+                )
+                % args
+            )
+        return ngettext(
+            "%(defenses)s falls to 0 in year %(year)s, after %(project)s: by the text's"
+            " tentative end, a community at 0 in any of the three E's has failed and the"
+            " game is over",
+            "%(defenses)s fall to 0 in year %(year)s, after %(project)s: by the text's"
+            " tentative end, a community at 0 in any of the three E's has failed and the"
+            " game is over",
+            count,
+        ) % {**args, "project": _project_named(said)}
+    if when == "event":
+        return (
+            _(
+                "the community stands at %(level)s or more in all three E's in year %(year)s,"
+                " after the event: by the text's tentative end, it has made it and the game is won"
+            )
+            % said
+        )
+    if when == "year end":
+        return (
+            _(
+                "the community stands at %(level)s or more in all three E's in year %(year)s,"
+                " at the end of the year: by the text's tentative end, it has made it and the"
+                " game is won"
+            )
+            % said
+        )
+    return _(
+        "the community stands at %(level)s or more in all three E's in year %(year)s,"
+        " after %(project)s: by the text's tentative end, it has made it and the game is won"
+    ) % {**said, "project": _project_named(said)}
+
+
+def finding_words(found: LogFinding) -> str:
+    """What the rules found in a community's log, in the build's language: its ``code``
+    and ``args`` worded here, as `check` says ``message`` in English."""
+    said = dict(found.args)
+    code = found.code
+    if code in ("fallen", "won"):
+        return _end_words(code, said)
+    if "defense" in said:
+        said["defense"] = terms.defense(str(said["defense"]))
+    if "size" in said:
+        said["size"] = terms.project_size(str(said["size"]))
+    if code == "not_a_defense":
+        return _("%(name)s is not a defense; use economy, environment or equity") % said
+    if code == "develops_nothing":
+        return _("a project must develop at least 1 level")
+    if code == "develops_too_much":
+        return (
+            _(
+                "a %(size)s project develops at most %(most)s levels, this one develops"
+                " %(developed)s"
+            )
+            % said
+        )
+    if code == "sacrifices_developed":
+        return _("cannot sacrifice %(defense)s, the defense this project develops") % said
+    if code == "sacrifices_too_much":
+        return _("sacrifices %(sacrificed)s levels, more than the %(developed)s it develops") % said
+    if code == "sacrifices_lacking":
+        return _("cannot sacrifice %(levels)s %(defense)s: the community only has %(has)s") % said
+    if code == "bonus_too_large":
+        return (
+            _(
+                "the GM's bonus is %(bonus)s levels; the evaluation gives at most %(most)s (2 to"
+                " one defense or 1 to each of two, only 1 after a poor year)"
+            )
+            % said
+        )
+    if code == "starts_too_many":
+        if said["players"] is None:
+            return (
+                _(
+                    "%(player)s starts a project too many in year %(year)s: no player starts more"
+                    " than %(each)s a year"
+                )
+                % said
+            )
+        return (
+            ngettext(
+                "%(player)s starts a project too many in year %(year)s: with %(players)s player"
+                " each starts %(each)s a year",
+                "%(player)s starts a project too many in year %(year)s: with %(players)s players"
+                " each starts %(each)s a year",
+                said["players"],
+            )
+            % said
+        )
+    if code == "players_too_many":
+        return (
+            _(
+                "%(player)s is player %(number)s to start a project in year %(year)s, but"
+                " players: is %(players)s"
+            )
+            % said
+        )
+    return found.message  # a finding the printables have no words for yet
+
+
 def flags(definition: CommunityDef, ledger: Ledger) -> list[str]:
     """The worksheet's flags: one line for each thing `check` says of the log, in play
     order, led by the year and the project or history row it is about."""
     lines = []
     for found in ledger.findings:
         what, index = found.where[0], found.where[1]
+        said = {"year": found.year, "finding": finding_words(found)}
         if what == "projects" and isinstance(index, int):
             log = definition.projects[index]
-            label = log.name or log.player or f"project {index + 1}"
-            lines.append(f"Year {found.year}, {label}: {found.message}")
+            label = log.name or log.player or _("project %(number)s") % {"number": index + 1}
+            lines.append(_("Year %(year)s, %(project)s: %(finding)s") % {**said, "project": label})
         else:
-            lines.append(f"Year {found.year}: {found.message}")
+            lines.append(_("Year %(year)s: %(finding)s") % said)
     return lines
+
+
+def _players_line(players: int | None) -> str:
+    """ "4 players: 1 large project each, up to 5 levels", the group's row in words."""
+    size = PROJECT_SIZES.get(players) if players is not None else None
+    if size is None or players is None:
+        return _("Players not set: add players: to the community to mark your row.")
+    each = size.projects_per_player
+    return ngettext(
+        "%(players)s: %(num)s %(size)s project each, up to %(levels)s levels",
+        "%(players)s: %(num)s %(size)s projects each, up to %(levels)s levels",
+        each,
+    ) % {
+        "players": ngettext("%(num)s player", "%(num)s players", players) % {"num": players},
+        "num": each,
+        "size": terms.project_size(size.size),
+        "levels": size.max_development,
+    }
 
 
 def community_view(block: Block, options: BuildOptions) -> dict[str, Any]:
@@ -390,30 +582,26 @@ def community_view(block: Block, options: BuildOptions) -> dict[str, Any]:
         flagged,
     )
     players = definition.players
-    size = PROJECT_SIZES.get(players) if players is not None else None
     return {
         "name": block.name,
         "description": block.description,
-        "standing": f"after year {year}" if changed and year else "as founded",
+        "standing": _("after year %(year)s") % {"year": year}
+        if changed and year
+        else _("as founded"),
         "defenses": [_defense(definition, d, ledger.now[d], changed) for d in DEFENSES],
         "creation": _creation(founding),
         "players": str(players) if players is not None else "",
-        "players_line": (
-            f"{players} player{'s' if players != 1 else ''}: {size.projects_per_player}"
-            f" {size.size} project{'s' if size.projects_per_player != 1 else ''} each,"
-            f" up to {size.max_development} levels"
-            if size is not None and players is not None
-            else "Players not set: add players: to the community to mark your row."
-        ),
+        "players_count": players or 0,
+        "players_line": _players_line(players),
         "sizes": _sizes(players),
         "grid": _difficulty_grid(),
-        "steps": [{"title": t, "text": x} for t, x in YEAR_STEPS],
+        "steps": [{"title": _(t), "text": _(x)} for t, x in YEAR_STEPS],
         "worksheet": [_worksheet_row(e) for e in ledger.entries],
         "worksheet_blank": list(range(blank_projects)),
         "flagged": flagged,
         "history": [_history_row(h) for h in sorted(definition.history, key=lambda h: h.year)],
         "history_blank": list(range(blank_history)),
-        "defense_heads": [SHORT[d] for d in DEFENSES],
+        "defense_heads": [terms.defense_short(d) for d in DEFENSES],
         "warnings": list(block.warnings),
     }
 
@@ -429,7 +617,7 @@ def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> 
             template=TEMPLATE,
             context={
                 "page": page_context(options),
-                "title": f"{block.name} — community sheet",
+                "title": _("%(name)s — community sheet") % {"name": block.name},
                 "margin": f"{PAGE_MARGIN_MM:g}mm",
                 "row": f"{ROW_MM:g}mm",
                 "community": community_view(block, options),
@@ -488,13 +676,32 @@ def encounter_lines(event: Event, options: BuildOptions) -> int:
     return max(ENCOUNTER_LINES_MIN, int(room // ROW_MM))
 
 
+# The three E's table of a year sheet: (key, label, hint); "before" and "after" are totals.
 YEAR_LEDGER_ROWS = (
-    ("Before", "as the year began"),
-    ("Event", "the attack, the decision and the challenge"),
-    ("Projects", "from the project worksheet"),
-    ("Evaluation", "the GM's bonus levels"),
-    ("After", "copy to the history"),
+    ("before", N_("Before"), N_("as the year began")),
+    ("event", N_("Event"), N_("the attack, the decision and the challenge")),
+    ("projects", N_("Projects"), N_("from the project worksheet")),
+    ("evaluation", N_("Evaluation"), N_("the GM's bonus levels")),
+    ("after", N_("After"), N_("copy to the history")),
 )
+
+
+def _attack_why(attack: YearlyAttack) -> tuple[str, str]:
+    """What the year adds to the card's bonus and damage, in words ("card +5, year 4 +3"),
+    each "" when the year adds nothing to it."""
+    harder = attack.harder
+    said = {"year": attack.year, "card_bonus": attack.card_bonus, "card_damage": attack.card_damage}
+    bonus = (
+        _("card +%(card_bonus)s, year %(year)s +%(added)s") % {**said, "added": harder.attack_bonus}
+        if harder.attack_bonus
+        else ""
+    )
+    damage = (
+        _("card %(card_damage)s, year %(year)s +%(added)s") % {**said, "added": harder.damage}
+        if harder.damage
+        else ""
+    )
+    return bonus, damage
 
 
 def _year_view(
@@ -502,24 +709,29 @@ def _year_view(
 ) -> dict[str, Any]:
     challenge = event.challenge
     attack = yearly_attack(event.attack_bonus, event.damage, year)
+    bonus_why, damage_why = _attack_why(attack)
+    attacks = terms.defense(event.attacks)
     return {
         "year": str(year),
         "community": community,
         "title": event.title,
         "id": event.id,
-        "threat": event.threat,
-        "attacks": event.attacks,
-        "attacks_title": TITLES[event.attacks],
+        "threat": terms.threat(event.threat),
+        "attacks": attacks,
+        "attacks_title": terms.defense_title(event.attacks),
         # The attack as it stands this year: the card's numbers and the harder years'.
         "bonus": f"+{attack.bonus}",
         "damage": str(attack.damage),
-        "damage_unit": "level" if attack.damage == 1 else "levels",
-        "bonus_why": attack.bonus_why,
-        "damage_why": attack.damage_why,
+        "damage_line": ngettext(
+            "level of %(defense)s on a hit", "levels of %(defense)s on a hit", attack.damage
+        )
+        % {"defense": attacks},
+        "bonus_why": bonus_why,
+        "damage_why": damage_why,
         "story": event.story,
         "temporary": event.temporary,
         "challenge": {
-            "ability": challenge.ability,
+            "ability": terms.ability(challenge.ability),
             "difficulty": str(challenge.difficulty),
             "success": challenge.success,
             "failure": challenge.failure,
@@ -534,19 +746,19 @@ def _year_view(
         "encounter_lines": list(range(lines)),
         # Beside the encounter lines, under the three E's table (about six lines tall).
         "note_lines": list(range(max(0, lines - YEAR_TABLE_LINES))),
-        "ledger_heads": [TITLES[d] for d in DEFENSES],
+        "ledger_heads": [terms.defense_title(d) for d in DEFENSES],
         "ledger": [
             {
-                "label": label,
-                "hint": hint,
+                "label": _(label),
+                "hint": _(hint),
                 "cells": (
                     [str(before[d]) for d in DEFENSES]
-                    if label == "Before" and before is not None
+                    if key == "before" and before is not None
                     else ["", "", ""]
                 ),
-                "total": label in ("Before", "After"),
+                "total": key in ("before", "after"),
             }
-            for label, hint in YEAR_LEDGER_ROWS
+            for key, label, hint in YEAR_LEDGER_ROWS
         ],
     }
 
@@ -567,7 +779,7 @@ def year_sheets_context(
     name = community.name if community is not None else ""
     return {
         "page": page_context(options),
-        "title": "Resilience year sheets",
+        "title": _("Resilience year sheets"),
         "margin": f"{PAGE_MARGIN_MM:g}mm",
         "years": [
             _year_view(
@@ -595,7 +807,7 @@ def year_sheets_document(
     estimate ran over a page."""
     return Document(
         kind="year-sheets",
-        title="Resilience year sheets",
+        title=_("Resilience year sheets"),
         stem="year-sheets",
         template=YEAR_TEMPLATE,
         context=year_sheets_context(numbered, community, now, options, fewer_lines),

@@ -32,6 +32,8 @@ from ..render.lint import card_collisions, card_overflows
 from ..render.viewer import Flip, print_note
 from ..statblocks import Computed
 from ..typesetting.shops import SHOPS, ShopSpec
+from ..wording import N_, _
+from . import terms
 from .base import Document, Imposed, page_context
 from .cardsheet import (
     BLEED_MM,
@@ -63,12 +65,12 @@ DeckKind = Literal["events", "careers"]
 
 FILES: dict[DeckKind, tuple[str, str]] = {
     # kind: (file stem, what the build summary calls it)
-    "events": ("resilience-events", "Resilience events"),
-    "careers": ("careers", "Resilience careers"),
+    "events": ("resilience-events", N_("Resilience events")),
+    "careers": ("careers", N_("Resilience careers")),
 }
 
 # What each side of a card is called on its back, so a mixed pile sorts itself.
-BACK_LABEL: dict[DeckKind, str] = {"events": "Event", "careers": "Career"}
+BACK_LABEL: dict[DeckKind, str] = {"events": N_("Event"), "careers": N_("Career")}
 
 BACKS: tuple[str, ...] = get_args(Backs)
 EDGES: tuple[str, ...] = get_args(Edge)
@@ -104,10 +106,14 @@ INK_SAVER: dict[str, str] = {
 DEFENSE_COLOUR = {"economy": "rust", "environment": "olive", "equity": "slate"}
 
 FOLD_NOTE = {
-    False: "Fold on the dashed line, printed sides out, so each back sits behind its front;"
-    " then cut through both layers on the marks.",
-    True: "Fold on the dashed line, printed sides out (the backs face the other way so they"
-    " read upright when a card is turned over); then cut through both layers on the marks.",
+    False: N_(
+        "Fold on the dashed line, printed sides out, so each back sits behind its front;"
+        " then cut through both layers on the marks."
+    ),
+    True: N_(
+        "Fold on the dashed line, printed sides out (the backs face the other way so they"
+        " read upright when a card is turned over); then cut through both layers on the marks."
+    ),
 }
 
 # The header (kicker and title) inside the safe area; the coloured band behind it runs
@@ -175,22 +181,25 @@ def _title_size(title: str) -> str:
 def event_face(event: Event) -> dict[str, Any]:
     """Everything printed on an event's front, in reading order."""
     challenge = event.challenge
+    threat = terms.threat(event.threat)
     return {
         "id": event.id,
         "title": event.title,
         "title_size": _title_size(event.title),
-        "threat": f"Windfall · {event.threat}" if event.windfall else _cap(event.threat),
+        "threat": _("Windfall · %(threat)s") % {"threat": threat}
+        if event.windfall
+        else _cap(threat),
         "defense": event.attacks,  # css class and icon: economy, environment, equity
         "mechanic": {
-            "attacks": f"Attacks {event.attacks}",
-            "roll": f"d20 + {event.attack_bonus}",
-            "hit": f"hit: {MINUS}{event.damage}",
+            "attacks": _("Attacks %(defense)s") % {"defense": terms.defense(event.attacks)},
+            "roll": _("d20 + %(bonus)s") % {"bonus": event.attack_bonus},
+            "hit": _("hit: %(damage)s") % {"damage": f"{MINUS}{event.damage}"},
         },
         "story": event.story,
         "temporary": keep_numbers(event.temporary),
         "challenge": {
-            "roll": f"d20 + {challenge.ability}",
-            "difficulty": f"vs {challenge.difficulty}",
+            "roll": _("d20 + %(ability)s") % {"ability": terms.ability(challenge.ability)},
+            "difficulty": _("vs %(difficulty)s") % {"difficulty": challenge.difficulty},
             "success": keep_numbers(challenge.success),
             "failure": keep_numbers(challenge.failure),
         },
@@ -206,16 +215,39 @@ def event_face(event: Event) -> dict[str, Any]:
 
 
 ROLE_TEXT = {
-    "attack": "Attack",
-    "defense": "Defense",
-    "support": "Support",
-    "strategy": "Strategy",
+    "attack": N_("Attack"),
+    "defense": N_("Defense"),
+    "support": N_("Support"),
+    "strategy": N_("Strategy"),
 }
+# A career's combat role and its abilities' kinds, in running text (the booklet's list).
+ROLE_WORDS = {
+    "attack": N_("attack"),
+    "defense": N_("defense"),
+    "support": N_("support"),
+    "strategy": N_("strategy"),
+}
+CATEGORY_WORDS = {
+    "attack": N_("attack"),
+    "defense": N_("defense"),
+    "support": N_("support"),
+    "other": N_("other"),
+}
+
+
+def either(words: Sequence[str]) -> str:
+    """Alternatives as a sentence says them: "fighting or wrestling or knockout"."""
+    said = words[0] if words else ""
+    for word in words[1:]:
+        said = _("%(one)s or %(other)s") % {"one": said, "other": word}
+    return said
 
 
 def _category(group: Sequence[Ability]) -> str:
     """What kind of ability a requirement line asks for: "attack", or "defense / other"."""
-    return " / ".join(dict.fromkeys(ABILITY_CATEGORY[a] for a in group))
+    return " / ".join(
+        _(CATEGORY_WORDS[c]) for c in dict.fromkeys(ABILITY_CATEGORY[a] for a in group)
+    )
 
 
 def career_face(career: Career) -> dict[str, Any]:
@@ -224,12 +256,12 @@ def career_face(career: Career) -> dict[str, Any]:
         "id": career.id,
         "title": career.name,
         "title_size": _title_size(career.name),
-        "role": ROLE_TEXT[career.combat_role] if career.combat_role else "",
+        "role": _(ROLE_TEXT[career.combat_role]) if career.combat_role else "",
         "required": [
-            {"abilities": " or ".join(group), "category": _category(group)}
+            {"abilities": either([terms.ability(a) for a in group]), "category": _category(group)}
             for group in career.required
         ],
-        "required_note": "each at level 1" if len(career.required) > 1 else "at level 1",
+        "required_note": _("each at level 1") if len(career.required) > 1 else _("at level 1"),
         "description": career.description or "",
         "wants": career.wants or "",
         "project": career.project or "",
@@ -237,44 +269,60 @@ def career_face(career: Career) -> dict[str, Any]:
 
 
 # Our content printed on cards is labelled as ours, so nobody takes it for the official text.
-CREDIT = "Unofficial · written for scratchpress"
+CREDIT = N_("Unofficial · written for scratchpress")
 # The deck's first card: how to play one, with the rulings the texts leave open
 # (docs/definitions.md, "Judgement calls"). A table reads it once and keeps it face up.
-# rules.community.escalation, in words (a test holds the two together).
-_HARDER_YEARS = (
+# rules.community.escalation, in words (a test holds the two together). In English here,
+# marked for the catalogue; how_to_play() words it.
+_HARDER_YEARS = N_(
     "Harder each year: +1 to the bonus for every year after the first, +1 to the damage"
     " every second year (year 5: +4 and +2)."
 )
-HOW_TO_PLAY = {
+HOW_TO_PLAY: dict[str, Any] = {
     "id": "how-an-event-plays",
     "rules": True,
-    "title": "How an event plays",
+    "title": N_("How an event plays"),
     "title_size": "title-long",
     "steps": [
-        ("Story", "Read it aloud; “This year” lasts the year."),
+        (N_("Story"), N_("Read it aloud; “This year” lasts the year.")),
         (
-            "Challenge",
-            "The PC best at it rolls once: d20 + level (+0 without it) vs the number."
-            " A natural 20 always succeeds.",
+            N_("Challenge"),
+            N_(
+                "The PC best at it rolls once: d20 + level (+0 without it) vs the number."
+                " A natural 20 always succeeds."
+            ),
         ),
-        ("Decide", "The community takes one answer."),
+        (N_("Decide"), N_("The community takes one answer.")),
         (
-            "Attack",
-            "The GM rolls d20 + the bonus against the defense named: equal or higher takes"
-            " the damage. “Fails automatically” means no roll, so no 20 beats it.",
+            N_("Attack"),
+            N_(
+                "The GM rolls d20 + the bonus against the defense named: equal or higher takes"
+                " the damage. “Fails automatically” means no roll, so no 20 beats it."
+            ),
         ),
-        ("Years", _HARDER_YEARS),
-        ("Then", "Encounter, character development, projects, the GM's bonus."),
+        (N_("Years"), _HARDER_YEARS),
+        (N_("Then"), N_("Encounter, character development, projects, the GM's bonus.")),
     ],
-    "words": "“Attack bonus −2” changes the GM's roll, “damage +1” what a hit takes"
-    " (never below 0); “−1 equity now” happens at once.",
-    "credit": "Events written for scratchpress, after Resilience for the Scratch RPS.",
+    "words": N_(
+        "“Attack bonus −2” changes the GM's roll, “damage +1” what a hit takes"
+        " (never below 0); “−1 equity now” happens at once."
+    ),
+    "credit": N_("Events written for scratchpress, after Resilience for the Scratch RPS."),
 }
+
+
+def how_to_play() -> dict[str, Any]:
+    """The rules card in the language the build speaks."""
+    card: dict[str, Any] = dict(HOW_TO_PLAY)
+    for key in ("title", "words", "credit"):
+        card[key] = _(HOW_TO_PLAY[key])
+    card["steps"] = [(_(label), _(text)) for label, text in HOW_TO_PLAY["steps"]]
+    return card
 
 
 def _faces(kind: DeckKind, entries: list[ContentEntry]) -> list[dict[str, Any]]:
     if kind == "events":
-        return [HOW_TO_PLAY] + [event_face(e.definition) for e in entries]
+        return [how_to_play()] + [event_face(e.definition) for e in entries]
     return [career_face(e.definition) for e in entries]
 
 
@@ -351,7 +399,7 @@ def deck_pages(
     else:
         backs, back_turn = layout.backs, layout.back_turn
     note = margin_note(layout) if deck.backs == "fold" else None
-    fold_note = {**note, "text": FOLD_NOTE[layout.back_rotated]} if note is not None else None
+    fold_note = {**note, "text": _(FOLD_NOTE[layout.back_rotated])} if note is not None else None
     box = print_note_place(layout)
     printing = note_view(box, print_note(print_flip(deck))) if box is not None else None
     pages: list[dict[str, Any]] = []
@@ -363,7 +411,7 @@ def deck_pages(
         if deck.backs == "fold":
             fronts += [
                 _slot(r, back, "back", back_turn, layout.page_h, card)
-                for r, _ in zip(backs, group, strict=False)
+                for r, __ in zip(backs, group, strict=False)
             ]
             pages.append(
                 {
@@ -396,7 +444,7 @@ def deck_pages(
                     "side": "back",
                     "cards": [
                         _slot(r, back, "back", back_turn, layout.page_h, card)
-                        for r, _ in zip(backs, group, strict=False)
+                        for r, __ in zip(backs, group, strict=False)
                     ],
                     "marks": [],
                     "fold": None,
@@ -417,18 +465,20 @@ def deck_document(
 ) -> Document:
     """The deck on home paper, or as ``shop`` takes it: one card a page at the shop's
     size and bleed, each front followed by its back, text inside the shop's safe area."""
-    stem, title = FILES[kind]
+    stem, english_title = FILES[kind]
+    title = _(english_title)
     faces = _faces(kind, entries)
     palette = INK_SAVER if options.ink_saver else PALETTE
     back = {
-        "label": BACK_LABEL[kind],
+        "label": _(BACK_LABEL[kind]),
         "kind": kind,
-        "credit": CREDIT,
+        "credit": _(CREDIT),
         "es": [
             {
                 "name": name,
-                "initial": name[0].upper(),
-                "rest": name[1:].upper(),
+                # Capitals, the first set apart: ECONOMY with a bold E.
+                "initial": terms.defense(name)[:1].upper(),
+                "rest": terms.defense(name)[1:].upper(),
                 "color": palette[colour],
             }
             for name, colour in DEFENSE_COLOUR.items()
@@ -465,7 +515,7 @@ def deck_document(
         )
         return Document(
             kind=kind,
-            title=f"{title} for {shop.title}",
+            title=_("%(deck)s for %(shop)s") % {"deck": title, "shop": shop.title},
             stem=f"{stem}-{shop.name}",
             template=TEMPLATE,
             context=context,
@@ -541,9 +591,7 @@ def card_units(layout: Imposition, context: dict[str, Any]) -> Imposed:
     return Imposed(contexts, units, sheets, (layout.page_w, layout.page_h))
 
 
-def _with_shop(
-    kind: DeckKind, campaign: Campaign, options: BuildOptions
-) -> list[Document]:
+def _with_shop(kind: DeckKind, campaign: Campaign, options: BuildOptions) -> list[Document]:
     """The deck for home printing and, with ``--for SHOP``, the deck as that shop takes
     it (in a folder named after the shop)."""
     entries = merged_entries(campaign, kind)

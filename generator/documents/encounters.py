@@ -12,13 +12,15 @@ from ..definitions.campaign import Campaign
 from ..definitions.models import BuildOptions
 from ..encounters import compute_encounters
 from ..statblocks import Computed
+from ..wording import N_, _, ngettext
+from . import terms
 from .base import Document
 from .roster import paged_document
 from .roster.pages import Roster, plan_titled
 from .roster.sections import Titled
 
 KIND = "encounters"
-LABEL = "Encounters"
+LABEL = N_("Encounters")  # worded where it is printed
 
 
 def _opponents(computed: Computed) -> int:
@@ -35,16 +37,17 @@ def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> 
     if planned is None:
         return []
     roster, summary = planned
+    label = _(LABEL)
     return [
         paged_document(
             KIND,
-            LABEL,
+            label,
             "encounters",
             roster,
             computed,
             campaign,
             options,
-            label=LABEL,
+            label=label,
             summary=summary,
         )
     ]
@@ -59,10 +62,12 @@ def _planned(
     if not roster.npcs:
         return None
     opponents = sum(_opponents(f.computed) for f in found)
-    summary = (
-        f"{opponents} opponents in {len(parts)} event{'s' if len(parts) != 1 else ''}"
-        f" · {computed.rules.name} rules"
-    )
+    # The line under the title.
+    summary = ngettext(
+        "%(opponents)s opponents in %(num)s event · %(rules)s rules",
+        "%(opponents)s opponents in %(num)s events · %(rules)s rules",
+        len(parts),
+    ) % {"opponents": opponents, "num": len(parts), "rules": terms.ruleset(computed.rules.name)}
     return roster, summary
 
 

@@ -28,6 +28,7 @@ from ..rules.grid import HEALTHY_BASE, INJURED_BASE, GridMove
 from ..rules.printed import in_vocabulary
 from ..rules.vehicles import CrewMember, VehicleAbility
 from ..statblocks import Block, Computed, InitiativeGroup
+from . import actions as action_words
 from .common import signed
 
 # The stats a sheet's rule lines are keyed by, as a GM names them in a field path.
@@ -127,7 +128,8 @@ class Origins:
         """An action's roll bonus: the ability it adds (``wrestling 2``)."""
         if action.bonus is None or not action.roll:  # a bare d20: nothing computed
             return ""
-        rule = f"{action.name} roll d20 {signed(action.bonus)} = d20 + {action.roll}"
+        named = action_words.name(action)
+        rule = f"{named} roll d20 {signed(action.bonus)} = d20 + {action.roll} {action.bonus}"
         return self.traced("actions", rule, "abilities")
 
     def cp(self, stats: CharacterStats) -> str:

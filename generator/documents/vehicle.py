@@ -11,10 +11,10 @@ from typing import Any
 from ..definitions.campaign import Campaign
 from ..definitions.models import BuildOptions
 from ..render.names import unique_stems
-from ..rules.abilities import display
 from ..rules.vehicles import (
     RAM_DAMAGE,
     WEAPON_AUTO_DAMAGE,
+    Caution,
     CrewMember,
     VehicleAbility,
     VehicleStats,
@@ -25,6 +25,8 @@ from ..statblocks import Block, Computed
 from ..typesetting.measure import lines_for
 from ..typesetting.paper import page_area_mm
 from ..typesetting.units import MM_PER_PT, mm_short, pt
+from ..wording import N_, _, pgettext
+from . import terms
 from .base import Document, page_context
 from .common import health_text, hp_track, signed
 from .sources import Origins
@@ -67,34 +69,69 @@ STAT_TEXT_MM = {
     for density, (size, leading) in STAT_VALUE_TYPE.items()
 }
 
-# Where each movement ability takes the vehicle, for the sheet's subtitle.
-MEDIUM = {
-    "quickness": "ground",
-    "land_sailing": "ground",
-    "swimming": "water",
-    "sailing": "water",
-    "diving": "underwater",
-    "flying": "air",
-    "soaring": "air",
-    "spaceflight": "space",
-    "solar_sailing": "space",
+# What kind of vehicle each movement ability makes it (where it takes the vehicle), for
+# the sheet's subtitle.
+KIND = {
+    "quickness": N_("Ground vehicle"),
+    "land_sailing": N_("Ground vehicle"),
+    "swimming": N_("Water vehicle"),
+    "sailing": N_("Water vehicle"),
+    "diving": N_("Underwater vehicle"),
+    "flying": N_("Air vehicle"),
+    "soaring": N_("Air vehicle"),
+    "spaceflight": N_("Space vehicle"),
+    "solar_sailing": N_("Space vehicle"),
 }
 
 # Who each weapon can hit, worded short enough for one table line.
 REACH = {
-    "guns": "one vehicle or character in its group",
-    "missiles": "one vehicle in any group",
-    "bombs": "every vehicle in one group",
-    "countermeasures": "every enemy vehicle in its group; delays each one hit",
+    "guns": N_("one vehicle or character in its group"),
+    "missiles": N_("one vehicle in any group"),
+    "bombs": N_("every vehicle in one group"),
+    "countermeasures": N_("every enemy vehicle in its group; delays each one hit"),
 }
 
 # Movement abilities that let some routes cost no fuel; worded for the fuel panel.
 FREE_ROUTES = {
-    "sailing": "Under sail a water route costs no fuel, unless it is harder than sailing {level}.",
-    "land_sailing": "Land sailing: some ground routes cost no fuel.",
-    "soaring": "Soaring: some air routes cost no fuel.",
-    "solar_sailing": "Solar sailing: some space routes cost no fuel.",
+    "sailing": N_(
+        "Under sail a water route costs no fuel, unless it is harder than sailing %(level)s."
+    ),
+    "land_sailing": N_("Land sailing: some ground routes cost no fuel."),
+    "soaring": N_("Soaring: some air routes cost no fuel."),
+    "solar_sailing": N_("Solar sailing: some space routes cost no fuel."),
 }
+
+# The rules' cautions about a vehicle, as its sheet prints them under the name.
+CAUTIONS = {
+    "operator_unskilled": N_("operator %(who)s has no %(skill)s, so adds nothing to %(movement)s"),
+    "gunner_unskilled": N_("gunner %(who)s has neither shooting nor blasting, so adds nothing"),
+    "no_toughness": N_("has no toughness"),
+    "cannot_steer": N_("has no operator and no autopilot, so it cannot move, grapple or ram"),
+    "weapons_unusable": N_(
+        "has %(weapons)s but no gunner and no targeting, so none of them can be used"
+    ),
+    "movement_missing": N_("moves by %(movement)s but has no %(movement)s ability"),
+}
+
+
+def _caution(caution: Caution) -> str:
+    values: dict[str, str] = {}
+    for name, value in caution.values.items():
+        if isinstance(value, tuple):
+            values[name] = _and_list([terms.ability(v) for v in value])
+        elif name in ("skill", "movement"):
+            values[name] = terms.ability(value)
+        else:
+            values[name] = value
+    return _(CAUTIONS[caution.key]) % values
+
+
+def _crew_title(member: CrewMember) -> str:
+    """How the stat block names the job: the operator's by its ability ("pilot"), else
+    "gunner"."""
+    if member.role == "operator":
+        return terms.operator_title(member.ability)
+    return _("gunner")
 
 
 def _ability(stats: VehicleStats, name: str) -> VehicleAbility | None:
@@ -107,7 +144,8 @@ def _crewed_phrase(ability: VehicleAbility) -> dict[str, str]:
         return {"number": "", "rest": ""}
     return {
         "number": str(ability.crewed),
-        "rest": f"with {ability.crew.name} as {ability.crew.title}",
+        "rest": _("with %(name)s as %(title)s")
+        % {"name": ability.crew.name, "title": _crew_title(ability.crew)},
     }
 
 
@@ -117,7 +155,7 @@ def _abilities(stats: VehicleStats, origins: Origins) -> list[dict[str, Any]]:
         {
             "level": str(a.level),
             "source": origins.ability(a.name, a.level),
-            "name": display(a.name),
+            "name": terms.ability(a.name),
             "crewed": _crewed_phrase(a) | {"source": origins.crewed(a)},
             "note": a.note,
         }
@@ -151,37 +189,61 @@ def _stat_boxes(stats: VehicleStats, origins: Origins) -> list[dict[str, str]]:
     moving_level = moving.crewed if moving is not None else 0
     stalking = _ability(stats, "stalking")
     if stalking is not None and stalking.crewed:
-        initiative_why = f"= 10 × stalking {stalking.crewed}"
+        initiative_why = _("= 10 × %(ability)s %(level)s") % {
+            "ability": terms.ability("stalking"),
+            "level": stalking.crewed,
+        }
     else:
-        initiative_why = "no stalking"
-    # "defense 14 = 10 + quickness 4 (crewed)" -> "= 10 + quickness 4": the rules' own why.
-    formula = stats.explain.get("defense", "").partition(" = ")[2]
-    defense_why = "= " + formula.partition(" (")[0]
+        initiative_why = _("no %(ability)s") % {"ability": terms.ability("stalking")}
+    # What the defense adds to 10, as the rules found it: "= 10 + quickness 4".
+    if stats.defense_from is None:
+        defense_why = _("= 10")
+    else:
+        defense_why = _("= 10 + %(ability)s %(level)s") % {
+            "ability": terms.ability(stats.defense_from[0]),
+            "level": stats.defense_from[1],
+        }
     # A vehicle that cannot move cannot evade either: the box repeats its defense.
     evading_why = (
-        "cannot move: no bonus"
+        _("cannot move: no bonus")
         if stats.cannot_move
-        else f"defense + {display(stats.movement)} {moving_level}"
+        else _("defense + %(ability)s %(level)s")
+        % {"ability": terms.ability(stats.movement), "level": moving_level}
     )
 
-    def box(label: str, value: str, why: str, size: str, stat: str) -> dict[str, str]:
+    def box(frame: str, value: str, why: str, size: str, stat: str) -> dict[str, str]:
+        # ``frame`` names the box in the layout lint's English report; ``label`` prints.
         source = origins.stat(stat)
-        return {"label": label, "value": value, "why": why, "size": size, "source": source}
+        label = _(frame)
+        return {
+            "frame": frame,
+            "label": label,
+            "value": value,
+            "why": why,
+            "size": size,
+            "source": source,
+        }
 
     return [
-        box("Defense", str(stats.defense), defense_why, "big", "defense"),
+        box(N_("Defense"), str(stats.defense), defense_why, "big", "defense"),
         box(
-            "Without crew",
+            N_("Without crew"),
             str(stats.defense_uncrewed),
-            "no one at the controls",
+            _("no one at the controls"),
             "big",
             "defense_uncrewed",
         ),
-        box("Evading", str(stats.defense_evading), evading_why, "big", "defense_evading"),
-        box("Hit points", str(stats.hit_points), "= toughness", "small", "hit_points"),
-        box("Stamina", str(stats.stamina), "injured at or below", "small", "stamina"),
+        box(N_("Evading"), str(stats.defense_evading), evading_why, "big", "defense_evading"),
         box(
-            "Initiative",
+            N_("Hit points"),
+            str(stats.hit_points),
+            _("= %(ability)s") % {"ability": terms.ability("toughness")},
+            "small",
+            "hit_points",
+        ),
+        box(N_("Stamina"), str(stats.stamina), _("injured at or below"), "small", "stamina"),
+        box(
+            N_("Initiative"),
             signed(stats.initiative_bonus),
             initiative_why,
             "small",
@@ -191,25 +253,30 @@ def _stat_boxes(stats: VehicleStats, origins: Origins) -> list[dict[str, str]]:
 
 
 def _and_list(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    if len(names) == 1:
+        return names[0]
+    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
 def _seat(
     stats: VehicleStats, member: CrewMember | None, role: str, origins: Origins
 ) -> dict[str, str]:
     if role == "operator":
-        title = "Operator"
-        cost = "Moving, evading, grappling or ramming delays them."
+        title = _("Operator")
+        cost = _("Moving, evading, grappling or ramming delays them.")
         fallback = _ability(stats, "autopilot")
-        missing = "Nobody steers: the vehicle cannot move, grapple or ram."
+        missing = _("Nobody steers: the vehicle cannot move, grapple or ram.")
     else:
-        title = "Gunner"
-        cost = "Firing any weapon delays them."
+        title = _("Gunner")
+        cost = _("Firing any weapon delays them.")
         fallback = _ability(stats, "targeting")
-        missing = "Nobody on the weapons: they cannot fire."
+        missing = _("Nobody on the weapons: they cannot fire.")
     if member is None:
         if fallback is not None:
-            missing = f"{display(fallback.name).capitalize()} {fallback.level} stands in."
+            missing = _("%(ability)s %(level)s stands in.") % {
+                "ability": _sentence_case(terms.ability(fallback.name)),
+                "level": fallback.level,
+            }
         return {
             "title": title,
             "name": "",
@@ -221,33 +288,51 @@ def _seat(
             "cost": "",
         }
     boosted = [
-        display(a.name) for a in stats.abilities if a.crew is not None and a.crew.role == role
+        terms.ability(a.name) for a in stats.abilities if a.crew is not None and a.crew.role == role
     ]
+    skill = terms.ability(member.ability)
+    adds = (
+        _("adds %(level)s to %(abilities)s")
+        % {"level": member.level, "abilities": _and_list(boosted)}
+        if boosted
+        else _("adds nothing here")
+    )
     return {
         # The gunner's job title is the seat's name, so "Gunner (gunner)" is not repeated.
-        "title": title if member.title == "gunner" else f"{title} ({member.title})",
+        "title": title
+        if member.role == "gunner"
+        else _("%(seat)s (%(title)s)") % {"seat": title, "title": _crew_title(member)},
         "name": member.name,
-        "ability": f"{member.ability} {member.level}",
+        "ability": f"{skill} {member.level}",  # for the height estimate only
         # The same words, split so the preview can link the level alone.
-        "skill": member.ability,
+        "skill": skill,
         "level": str(member.level),
         "source": origins.seat(member),
-        "adds": f"adds {member.level} to {_and_list(boosted)}" if boosted else "adds nothing here",
+        "adds": adds,
         "cost": cost,
     }
+
+
+def _sentence_case(text: str) -> str:
+    """``text`` with its first letter a capital, the rest as written."""
+    return text[:1].upper() + text[1:]
 
 
 def _fired_by(stats: VehicleStats) -> str:
     """Who works the weapons: every weapon answers to the one gunner seat."""
     if stats.gunner is not None:
-        return (
-            f"Fired by the gunner, {stats.gunner.name}, who adds"
-            f" {stats.gunner.ability} {stats.gunner.level} to each."
-        )
+        return _("Fired by the gunner, %(name)s, who adds %(ability)s %(level)s to each.") % {
+            "name": stats.gunner.name,
+            "ability": terms.ability(stats.gunner.ability),
+            "level": stats.gunner.level,
+        }
     targeting = _ability(stats, "targeting")
     if targeting is not None:
-        return f"No gunner aboard: targeting {targeting.level} aims and fires them."
-    return "No gunner aboard and no targeting: these weapons cannot fire."
+        return _("No gunner aboard: %(ability)s %(level)s aims and fires them.") % {
+            "ability": terms.ability("targeting"),
+            "level": targeting.level,
+        }
+    return _("No gunner aboard and no targeting: these weapons cannot fire.")
 
 
 def _weapon(stats: VehicleStats, weapon: Weapon, origins: Origins) -> dict[str, str]:
@@ -256,13 +341,13 @@ def _weapon(stats: VehicleStats, weapon: Weapon, origins: Origins) -> dict[str, 
     else:
         damage, auto = str(weapon.damage), str(weapon.auto_damage)
     return {
-        "name": display(weapon.name),
+        "name": terms.ability(weapon.name),
         "level": str(weapon.level),
         # A weapon's level is its ability's, with the gunner's added.
         "source": origins.crewed(line) if (line := _ability(stats, weapon.name)) else "",
         "damage": damage,
         "auto": auto,
-        "reach": REACH.get(weapon.name, weapon.reach),
+        "reach": _(REACH[weapon.name]) if weapon.name in REACH else weapon.reach,
     }
 
 
@@ -271,11 +356,11 @@ def _fuel(stats: VehicleStats, origins: Origins) -> dict[str, Any]:
     for name, text in FREE_ROUTES.items():
         found = _ability(stats, name)
         if found is not None:
-            notes.append(text.format(level=found.crewed))
+            notes.append(_(text) % {"level": found.crewed})
     if stats.fuel:
-        rule = "1 fuel per out-of-combat route: mark a box for each route travelled."
+        rule = _("1 fuel per out-of-combat route: mark a box for each route travelled.")
     else:
-        rule = "No range: it cannot travel routes, but still moves in combat."
+        rule = _("No range: it cannot travel routes, but still moves in combat.")
     return {
         "count": str(stats.fuel),
         "source": origins.stat("fuel"),
@@ -288,66 +373,93 @@ def _fuel(stats: VehicleStats, origins: Origins) -> dict[str, Any]:
 def _rules(stats: VehicleStats, agility_word: str, origins: Origins) -> list[dict[str, str]]:
     """The vehicle's own actions and upkeep, each as a titled paragraph in our words. A
     title with a computed number in it (``Grapple 3``, ``Injured``: at stamina or less)
-    carries the number's source for the preview."""
+    carries the number's source for the preview; ``key`` names the paragraph."""
     light, heavy = ram_self_damage(10), ram_self_damage(20)
-    steering = "the operator or autopilot" if _ability(stats, "autopilot") else "the operator"
     full, healthy_at = stats.hit_points, stats.stamina + 1
+    # What a repair mends to; toughness 1 has no injured band, so a repair only ever
+    # restores the one hit point.
     if stats.health.injured is not None:
-        mended = f"injured to {healthy_at} HP, healthy to {full}"
-    else:  # toughness 1: no injured band, so a repair only ever restores the one hit point
-        mended = f"healthy to {full}"
-    items = [
-        {
-            "title": "Ram",
-            "text": f"{RAM_DAMAGE} damage to a vehicle in its group ({WEAPON_AUTO_DAMAGE} on a"
-            f" natural 20). The rammer takes {light} if the target's toughness is 10–19,"
-            f" {heavy} if 20 or more, none below 10. Needs {steering}.",
-        }
+        mended = _("injured to %(injured)s HP, healthy to %(healthy)s")
+        mended_back = _("injured back to %(injured)s HP, healthy back to %(healthy)s")
+    else:
+        mended = _("healthy to %(healthy)s")
+        mended_back = _("healthy back to %(healthy)s")
+    levels = {"injured": healthy_at, "healthy": full}
+    needs = (
+        _("Needs the operator or autopilot.")
+        if _ability(stats, "autopilot")
+        else _("Needs the operator.")
+    )
+    ram = [
+        _("%(damage)s damage to a vehicle in its group (%(auto)s on a natural 20).")
+        % {"damage": RAM_DAMAGE, "auto": WEAPON_AUTO_DAMAGE},
+        _(
+            "The rammer takes %(light)s if the target's toughness is 10–19, %(heavy)s if 20"
+            " or more, none below 10."
+        )
+        % {"light": light, "heavy": heavy},
+        needs,
     ]
+    items = [{"key": "ram", "title": _("Ram"), "text": " ".join(ram)}]
     grapple = _ability(stats, "grapple")
     if grapple is not None:
         items.append(
             {
-                "title": f"Grapple {grapple.crewed}",
+                "key": "grapple",
+                "title": _("Grapple %(level)s") % {"level": grapple.crewed},
                 "source": origins.crewed(grapple),
-                "text": "A vehicle in its group. Shove: the target's next turn is delayed to its"
-                " end and cannot be boarded meanwhile; roll d20 for each"
-                f" character aboard it, 1 damage on a roll at or above their {agility_word}."
-                " Board: whoever rides this vehicle may cross over.",
+                "text": _(
+                    "A vehicle in its group. Shove: the target's next turn is delayed to its"
+                    " end and cannot be boarded meanwhile; roll d20 for each character aboard"
+                    " it, 1 damage on a roll at or above their %(defense)s. Board: whoever"
+                    " rides this vehicle may cross over."
+                )
+                % {"defense": terms.derived(agility_word)},
             }
         )
     if stats.health.injured is not None:
         items.append(
             {
-                "title": "Injured",
+                "key": "injured",
+                "title": _("Injured"),
                 "source": origins.stat("stamina"),
-                "text": f"At {stats.stamina} HP or less, each use of a weapon or grapple also"
-                " delays the vehicle until the end of its next turn.",
+                "text": _(
+                    "At %(stamina)s HP or less, each use of a weapon or grapple also delays"
+                    " the vehicle until the end of its next turn."
+                )
+                % {"stamina": stats.stamina},
             }
         )
     repair = _ability(stats, "repair")
     if repair is not None:
         items.append(
             {
-                "title": f"Repair {repair.level}",
+                "key": "repair",
+                "title": _("Repair %(level)s") % {"level": repair.level},
                 "source": origins.ability("repair", repair.level),
-                "text": "At the start of each travel turn, roll difficulty 10: "
-                + mended.replace(" to ", " back to ")
-                + ".",
+                "text": _("At the start of each travel turn, roll difficulty 10: %(mended)s.")
+                % {"mended": mended_back % levels},
             }
         )
     items += [
         {
-            "title": "Crew repair",
+            "key": "crew repair",
+            "title": _("Crew repair"),
             "source": origins.stat("hit_points"),  # the HP it mends to
-            "text": "Healing does nothing and the vehicle does not recover between battles."
-            " A character with craftsmanship may try once per travel turn, difficulty 10:"
-            f" incapacitated to 1 HP, {mended}.",
+            "text": _(
+                "Healing does nothing and the vehicle does not recover between battles."
+                " A character with %(ability)s may try once per travel turn, difficulty 10:"
+                " incapacitated to 1 HP, %(mended)s."
+            )
+            % {"ability": terms.ability("craftsmanship"), "mended": mended % levels},
         },
         {
-            "title": "Aboard",
-            "text": "A missed shot fired aboard costs the vehicle 1 HP; a blast 1 per"
-            " character targeted, or 5 if aimed at the vehicle.",
+            "key": "aboard",
+            "title": _("Aboard"),
+            "text": _(
+                "A missed shot fired aboard costs the vehicle 1 HP; a blast 1 per character"
+                " targeted, or 5 if aimed at the vehicle."
+            ),
         },
     ]
     return items
@@ -375,7 +487,7 @@ def _height_parts(view: dict[str, Any], width: float) -> dict[str, float]:
     fuel = 16.0 + 5.0 * max(len(view["fuel"]["rows"]), 1)
     fuel += 4.3 * sum(_lines(n, 45) for n in view["fuel"]["notes"])
     crew = 26.0 + sum(
-        5.5 * _lines(seat["name"] or "empty seat", 24)
+        5.5 * _lines(seat["name"] or _("empty seat"), 24)
         + 4.0 * _lines(seat["ability"] + seat["adds"], 44)
         + 4.3 * _lines(seat["cost"], 46)
         + 5.0
@@ -436,15 +548,18 @@ def vehicle_view(
     if not isinstance(stats, VehicleStats):
         raise TypeError(f"{block.name} is not a vehicle")
     origins = Origins(block)
-    medium = MEDIUM.get(stats.movement, "")
     bands = health_text(stats.health)
+    if stats.health.injured is None:
+        bands["injured"] = pgettext("health band", "none")
+    if stats.health.healthy is None:
+        bands["healthy"] = pgettext("health band", "none")
     view: dict[str, Any] = {
         "name": block.name,
         # Long names step down a size instead of wrapping under a huge title.
         "name_size": "l" if len(block.name) <= 30 else "m" if len(block.name) <= 46 else "s",
         "description": block.description,
-        "kind": f"{medium.capitalize()} vehicle" if medium else "Vehicle",
-        "movement": display(stats.movement),
+        "kind": _(KIND[stats.movement]) if stats.movement in KIND else _("Vehicle"),
+        "movement": terms.ability(stats.movement),
         "stats": _stat_boxes(stats, origins),
         "abilities": _abilities(stats, origins),
         "hp": {
@@ -465,7 +580,7 @@ def vehicle_view(
             _seat(stats, stats.gunner, "gunner", origins),
         ],
         "rules": _rules(stats, agility_word, origins),
-        "warnings": list(block.warnings),
+        "warnings": [_caution(caution) for caution in stats.cautions],
     }
     # The page less its margins; a big vehicle gets tighter type to stay on one page.
     width, height = page_area_mm(paper, PAGE_MARGIN_MM)
@@ -480,7 +595,7 @@ def vehicle_view(
     # estimate errs high by 20 mm or more at this size, so the dense type still has room.
     view["crew_foot"] = estimate <= height + 65.0
     if not view["crew_foot"]:
-        view["rules"] = [rule for rule in view["rules"] if rule["title"] != "Aboard"]
+        view["rules"] = [rule for rule in view["rules"] if rule["key"] != "aboard"]
     return view
 
 

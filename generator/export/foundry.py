@@ -22,6 +22,7 @@ from typing import Any
 
 from .. import __version__
 from ..definitions.campaign import Campaign
+from ..documents import actions as action_words
 from ..documents.roster import campaign_title
 from ..render.names import slug
 from ..render.tokens import TOKEN_SIZES
@@ -122,7 +123,7 @@ def _roll(bonus: int) -> str:
 def _action_icon(action: Action) -> str:
     if action.attack == "psychic":
         return ICONS["psychic"]
-    if action.name in {"Heal", "Revive"}:
+    if action.name in {"heal", "revive"}:
         return ICONS["healing"]
     if action.bonus is None:
         return ICONS["other"]
@@ -156,19 +157,21 @@ def _item(
 def _action_item(owner: str, index: int, action: Action) -> dict[str, Any]:
     attributes: dict[str, Any] = {}
     if action.bonus is not None:
-        against = f" against {action.target}" if action.target else ""
-        rolled = f"d20 + {action.roll}" if action.roll else "d20"
-        attributes["roll"] = _attribute(_roll(action.bonus), f"{rolled}{against}")
+        attributes["roll"] = _attribute(_roll(action.bonus), action_words.roll_label(action))
     if action.damage:
-        attributes["damage"] = _attribute(action.damage, "Damage on a success")
+        attributes["damage"] = _attribute(action_words.damage(action), "Damage on a success")
     if action.auto_damage:
-        attributes["auto_damage"] = _attribute(action.auto_damage, "Damage on a natural 20")
+        attributes["auto_damage"] = _attribute(
+            action_words.auto_damage(action), "Damage on a natural 20"
+        )
     if action.target:
-        attributes["target"] = _attribute(action.target, "Rolled against")
+        attributes["target"] = _attribute(action_words.target(action), "Rolled against")
     if action.range:
-        attributes["range"] = _attribute(action.range, "Range")
-    attributes["timing"] = _attribute(action.timing, "Action")
-    return _item(owner, index, action.name, _action_icon(action), _html(action.effect), attributes)
+        attributes["range"] = _attribute(action_words.range_(action), "Range")
+    attributes["timing"] = _attribute(action_words.timing(action), "Action")
+    description = _html(action_words.effect(action))
+    name = action_words.name(action)
+    return _item(owner, index, name, _action_icon(action), description, attributes)
 
 
 def _weapon_item(owner: str, index: int, weapon: Weapon) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from typing import Any
 
 from .. import __version__
 from ..definitions.campaign import Campaign
+from ..documents import actions as action_words
 from ..documents.registry import plays_resilience
 from ..documents.roster import campaign_title
 from ..encounters import compute_encounters
@@ -30,6 +31,7 @@ from ..rules.abilities import display
 from ..rules.actions import Action
 from ..rules.character import CharacterStats
 from ..statblocks import Computed
+from ..wording import _
 from .entries import Entry, entries, plain, stable_id
 
 IE_VERSION = "3.11.8"  # the release whose formats these files follow
@@ -54,19 +56,27 @@ def _defenses(stats: CharacterStats) -> list[tuple[str, int]]:
 def _action(action: Action) -> dict[str, str]:
     """An action as a line of the stat block: its roll, range and damage, then what it does."""
     parts = []
+    values = {
+        "bonus": _signed(action.bonus or 0),
+        "target": action_words.target(action),
+        "range": action_words.range_(action),
+        "damage": action_words.damage(action),
+        "auto": action_words.auto_damage(action),
+    }
     if action.bonus is not None:
-        against = f" against {action.target}" if action.target else ""
-        parts.append(f"d20 {_signed(action.bonus)}{against}")
+        roll = _("d20 %(bonus)s against %(target)s") if action.target else _("d20 %(bonus)s")
+        parts.append(roll % values)
     if action.range:
-        parts.append(f"{action.range} range")
+        parts.append(_("%(range)s range") % values)
     head = ", ".join(parts)
     if action.damage:
-        auto = f" ({action.auto_damage} on a natural 20)" if action.auto_damage else ""
-        head += f"; {action.damage} damage{auto}"
+        hurt = _("%(damage)s damage (%(auto)s on a natural 20)") if action.auto_damage else None
+        head += "; " + (hurt or _("%(damage)s damage")) % values
     if action.unrepeatable:
-        head += f"; {action.timing}"
-    content = f"{head}. {action.effect}" if head else action.effect
-    return {"Name": action.name, "Content": content[0].upper() + content[1:]}
+        head += f"; {action_words.timing(action)}"
+    effect = action_words.effect(action)
+    content = f"{head}. {effect}" if head else effect
+    return {"Name": action_words.name(action), "Content": content[0].upper() + content[1:]}
 
 
 def _traits(entry: Entry, stats: CharacterStats) -> list[dict[str, str]]:

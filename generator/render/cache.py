@@ -40,7 +40,7 @@ from urllib.parse import unquote, urlsplit
 
 from .. import __version__
 from ..resources import fonts_dir
-from ..typesetting.fonts import system_fonts
+from ..typesetting.fonts import CJK_BY_LANGUAGE, system_fonts
 from .confine import RefusedResource, check_local_file
 from .files import TEMP_PREFIX, read_regular, write_atomic
 
@@ -164,11 +164,13 @@ def _fonts_digest() -> str:
         if font.is_file():
             digest.update(font.name.encode())
             digest.update(font.read_bytes())
-    # Installing or upgrading Debian's CJK faces changes what a page looks like; the files
-    # are large, so their size and date stand for their bytes.
+    # Installing, moving or upgrading the system's CJK faces changes what a page looks
+    # like; the files are large, so their size and date stand for their bytes. Which
+    # region's shapes each language takes changes it too.
     for _, path in system_fonts():
         info = path.stat()
         digest.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}".encode())
+    digest.update(repr(sorted(CJK_BY_LANGUAGE.items())).encode())
     return digest.hexdigest()
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import pikepdf
 
+from .. import wording
 from ..typesetting.units import PT_PER_MM
 from .anchors import Link, link_annotation, page_links
 from .jobs import Placement
@@ -193,6 +194,9 @@ class Imposer:
             set_print_preferences(out, flip)
         out.docinfo["/Title"] = title
         out.docinfo["/Creator"] = "scratchpress"
+        # The sheets are a new PDF: they say the language their units were worded in, as
+        # WeasyPrint's own documents do, for screen readers and text search.
+        out.Root.Lang = pikepdf.String(wording.current().language)
         buffer = io.BytesIO()
         if links:
             # The preview's sheets carry thousands of small link objects: packed into

@@ -54,9 +54,9 @@ def bundled_codepoints() -> frozenset[int]:
 
 @cache
 def package_codepoints(package: str) -> frozenset[int]:
-    """Every character the installed faces of a Debian font package can draw (render/fonts.py
-    reads them at fixed paths). Read only when a text needs them: the four Noto CJK
-    collections hold forty fonts whose tables take seconds to read, which every build of
+    """Every character the system's faces of a group (``fonts-noto-cjk``: the CJK faces
+    typesetting/fonts.py found) can draw. Read only when a text needs them: the four Noto
+    CJK collections hold forty fonts whose tables take seconds to read, which every build of
     a campaign without Chinese, Japanese or Korean names would otherwise pay."""
     points: set[int] = set()
     for owner, path in system_fonts():

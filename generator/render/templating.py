@@ -23,7 +23,9 @@ from jinja2 import BaseLoader, Environment, StrictUndefined, TemplateNotFound, m
 from jinja2.exceptions import SecurityError
 from jinja2.loaders import split_template_path
 from jinja2.sandbox import ImmutableSandboxedEnvironment
+from markupsafe import escape
 
+from .. import wording
 from ..resources import fonts_dir, templates_dir
 
 MAX_TEMPLATE_BYTES = 1024 * 1024
@@ -138,10 +140,40 @@ def environment(extra: tuple[Path, ...] = ()) -> ImmutableSandboxedEnvironment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        extensions=["jinja2.ext.i18n"],
+    )
+    # `{{ _("Hit points") }}` words a label in the language the build speaks now
+    # (wording.speaking), so one environment serves every language.
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        _gettext, _ngettext, newstyle=True, pgettext=_pgettext
     )
     env.globals["fonts_url"] = fonts_url()
     env.filters["display_face"] = display_class
     return env
+
+
+# Jinja takes what gettext returns as markup (our catalogues' messages may hold <b> or
+# &shy;), so a campaign's own words from labels.yaml, a stranger's text, are escaped first.
+def _gettext(message: str) -> str:
+    words = wording.current()
+    if message in words.overrides:
+        return escape(words.overrides[message])
+    return words.gettext(message)
+
+
+def _ngettext(singular: str, plural: str, count: int) -> str:
+    words = wording.current()
+    english = singular if count == 1 else plural
+    if english in words.overrides:
+        return escape(words.overrides[english])
+    return words.ngettext(singular, plural, count)
+
+
+def _pgettext(context: str, message: str) -> str:
+    words = wording.current()
+    if message in words.overrides:
+        return escape(words.overrides[message])
+    return words.pgettext(context, message)
 
 
 def display_class(text: object) -> str:
@@ -170,11 +202,12 @@ def template_digest(template: str, themes: tuple[Path, ...] = ()) -> str:
 
     Units of an imposed deck are cached by this digest plus their own data, instead of by
     their full HTML: rendering 500 single-card HTML pages only to hash them would cost more
-    than the rebuild they save. A template named by a variable cannot be followed, so then
-    every template file counts."""
+    than the rebuild they save. The words the templates print come in too: the language
+    spoken now, its catalogue and the campaign's labels. A template named by a variable
+    cannot be followed, so then every template file counts."""
     env = environment(themes)
     assert isinstance(env.loader, ConfinedLoader)
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(wording.current().digest().encode())
     todo, done = [template], set()
     while todo:
         name = todo.pop()

@@ -17,13 +17,14 @@ from typing import Literal
 import pikepdf
 
 from ..typesetting.units import PT_PER_MM
+from ..wording import N_, _, current
 
 Flip = Literal["long", "short", "one-sided"]
 
 NOTE: dict[Flip, str] = {
-    "long": "Print at 100% (actual size), flip on the long edge",
-    "short": "Print at 100% (actual size), flip on the short edge",
-    "one-sided": "Print at 100% (actual size), one-sided",
+    "long": N_("Print at 100% (actual size), flip on the long edge"),
+    "short": N_("Print at 100% (actual size), flip on the short edge"),
+    "one-sided": N_("Print at 100% (actual size), one-sided"),
 }
 DUPLEX: dict[Flip, pikepdf.Name] = {
     "long": pikepdf.Name.DuplexFlipLongEdge,
@@ -35,7 +36,8 @@ NOTE_MM = 3.0  # the note's line box: 7 pt at a line height of 1.2
 
 
 def print_note(flip: Flip) -> str:
-    return NOTE[flip]
+    """The note in the language the build speaks."""
+    return _(NOTE[flip])
 
 
 def _save(pdf: pikepdf.Pdf) -> bytes:
@@ -66,7 +68,7 @@ def with_print_preferences(pdf_bytes: bytes, flip: Flip) -> bytes:
 
 @functools.lru_cache(maxsize=8)
 def _note_page(
-    text: str, page_mm: tuple[float, float], box_mm: tuple[float, float, float]
+    text: str, page_mm: tuple[float, float], box_mm: tuple[float, float, float], lang: str = "en"
 ) -> bytes:
     """A transparent page of ``page_mm`` with ``text`` centred in ``box_mm`` (left, top,
     width), rendered once per build process with our own Lato, so the note's font is
@@ -76,7 +78,8 @@ def _note_page(
 
     (page_w, page_h), (left, top, width) = page_mm, box_mm
     source = (
-        "<!doctype html><html lang=en><head><title>note</title><style>"
+        # lang: the note's words are in the build's language (CJK shapes follow it).
+        f"<!doctype html><html lang={html.escape(lang)}><head><title>note</title><style>"
         f"@page {{ size: {page_w:.3f}mm {page_h:.3f}mm; margin: 0; }}"
         '@font-face { font-family: "Lato"; src: url("Lato-Regular.ttf"); }'
         f"div {{ position: absolute; left: {left:.3f}mm; top: {top:.3f}mm;"
@@ -101,7 +104,9 @@ def stamp_note(
             (float(box[3]) - float(box[1])) / PT_PER_MM,
         )
         rounded = (round(size[0], 3), round(size[1], 3))
-        with pikepdf.open(io.BytesIO(_note_page(print_note(flip), rounded, box_mm))) as note:
+        with pikepdf.open(
+            io.BytesIO(_note_page(print_note(flip), rounded, box_mm, current().language))
+        ) as note:
             form = pdf.copy_foreign(note.pages[0].as_form_xobject())
             target.add_overlay(form, pikepdf.Rectangle(*(float(v) for v in box)))
         set_print_preferences(pdf, flip)
@@ -114,7 +119,7 @@ def print_all(parts: list[tuple[str, bytes]]) -> bytes:
     every part; no duplex preference, since the parts flip on different edges (each says
     which on its own pages)."""
     with pikepdf.new() as out:
-        sources = [pikepdf.open(io.BytesIO(pdf)) for _, pdf in parts]
+        sources = [pikepdf.open(io.BytesIO(pdf)) for __, pdf in parts]
         try:
             starts = []
             for source in sources:
@@ -123,7 +128,7 @@ def print_all(parts: list[tuple[str, bytes]]) -> bytes:
                 # its chapters in the one file.
                 out.add_pages_from(source)
             with out.open_outline() as outline:
-                for (title, _), start in zip(parts, starts, strict=True):
+                for (title, __), start in zip(parts, starts, strict=True):
                     outline.root.append(pikepdf.OutlineItem(title, start))
             out.Root.ViewerPreferences = out.make_indirect(
                 pikepdf.Dictionary(PrintScaling=pikepdf.Name("/None"))

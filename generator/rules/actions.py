@@ -1,7 +1,10 @@
 """The actions a character can take, with roll bonus, target, range and damage (RULES.md §5).
 
-This is what the actions panel of a character sheet prints. Effects are our own short
-summaries of the rules, written for a player at the table.
+This is what the actions panel of a character sheet prints. The rules say what an action
+*is* by keys and numbers (``"basic_attack"``, the ability ``"wrestling"`` and its 2, the
+target ``"difficulty"`` and its 10, the effect ``"evade.held"`` with its best level);
+documents/actions.py words them, in our own short summaries of the rules written for a
+player at the table, in the language the build speaks.
 """
 
 from __future__ import annotations
@@ -14,29 +17,48 @@ from .rulesets import MOVEMENT, Ruleset
 
 
 @dataclass(frozen=True)
+class Damage:
+    """Damage on a success or a natural 20: ``amount`` and what it applies to.
+
+    ``per`` is "" (once), "each" (to each target: blasting, fighting's natural 20), "twice"
+    (two basic attacks as one action, "1 + 1") or "injured" (``injured`` instead against an
+    injured target, as knockout's 4, 2 when injured)."""
+
+    amount: int
+    per: str = ""
+    injured: int = 0
+
+
+@dataclass(frozen=True)
 class Action:
-    name: str
+    name: str  # the action's key: "basic_attack", "wrestling_hold", "take_cover"...
     # "regular", "bonus", "unrepeatable" (once per encounter per target) or, in the older
-    # texts, "once per battle"
+    # texts, "once_per_battle"
     timing: str
     range: str  # "close", "long" or "" when the action is not an attack
     attack: str  # "normal", "psychic", "force" or "" when it is not an attack
-    roll: str  # what is added to the d20, e.g. "wrestling 2"; "" for a bare d20 roll
+    roll: str  # the ability added to the d20, e.g. "wrestling"; "" for a bare d20 roll
     bonus: int | None  # the number added to the d20; None when no roll is made
-    target: str  # the defense or difficulty rolled against, e.g. "agility", "difficulty 10"
-    damage: str  # on success; "" for no damage
-    auto_damage: str  # on a natural 20 (automatic success)
+    # The defense or difficulty rolled against, by key: "agility", "defense",
+    # "intelligence_or_strength", "difficulty" (with target_number 10)...; "" for none.
+    target: str
+    damage: Damage | None  # on success; None for no damage
+    auto_damage: Damage | None  # on a natural 20 (automatic success)
+    # What the action does, by the key of its whole sentence ("evade.held"), with the
+    # values the sentence names: numbers, or a defense's key for the defense it changes.
     effect: str
+    effect_values: tuple[tuple[str, int | str], ...] = ()
+    target_number: int | None = None  # the number of a "difficulty" or "evader_level" target
 
     @property
     def unrepeatable(self) -> bool:
         """Limited uses, ticked off on the sheet and cards (per target, or per battle)."""
-        return self.timing in {"unrepeatable", "once per battle"}
+        return self.timing in {"unrepeatable", "once_per_battle"}
 
 
 def _roll(levels: Levels, *abilities: str) -> tuple[str, int]:
     name, value = best_of(levels, abilities)
-    return (f"{name} {value}", value) if name else ("", 0)
+    return (name, value) if name else ("", 0)
 
 
 def _rolled(
@@ -48,17 +70,39 @@ def _rolled(
     timing: str = "regular",
     range_: str = "close",
     attack: str = "normal",
-    damage: str = "",
-    auto_damage: str = "",
+    damage: Damage | None = None,
+    auto_damage: Damage | None = None,
+    target_number: int | None = None,
+    values: tuple[tuple[str, int | str], ...] = (),
 ) -> Action:
     """An action that rolls a d20 plus ``rolled`` against ``target``."""
     roll, bonus = rolled
-    return Action(name, timing, range_, attack, roll, bonus, target, damage, auto_damage, effect)
+    return Action(
+        name,
+        timing,
+        range_,
+        attack,
+        roll,
+        bonus,
+        target,
+        damage,
+        auto_damage,
+        effect,
+        values,
+        target_number,
+    )
 
 
-def _no_roll(name: str, effect: str, *, timing: str = "regular", range_: str = "") -> Action:
+def _no_roll(
+    name: str,
+    effect: str,
+    *,
+    timing: str = "regular",
+    range_: str = "",
+    values: tuple[tuple[str, int | str], ...] = (),
+) -> Action:
     """An action that rolls nothing: evade, escape, engage, take cover."""
-    return Action(name, timing, range_, "", "", None, "", "", "", effect)
+    return Action(name, timing, range_, "", "", None, "", None, None, effect, values)
 
 
 # Each builder makes one action, or None when this character cannot take it. They read the
@@ -74,12 +118,12 @@ def basic_attack(levels: Levels, rules: Ruleset) -> Action:
     if not rolled[0] and knockout_too and level(levels, "knockout"):
         rolled = _roll(levels, "knockout")
     return _rolled(
-        "Basic attack",
+        "basic_attack",
         rolled,
         rules.target("agility"),
-        "a weapon or unarmed strike",
-        damage="1",
-        auto_damage="2",
+        "basic_attack",
+        damage=Damage(1),
+        auto_damage=Damage(2),
     )
 
 
@@ -87,12 +131,12 @@ def fighting(levels: Levels, rules: Ruleset) -> Action | None:
     if not level(levels, "fighting"):
         return None
     return _rolled(
-        "Fighting",
+        "fighting",
         _roll(levels, "fighting"),
         rules.target("agility"),
-        "two basic attacks as one action while healthy; one when injured",
-        damage="1 + 1",
-        auto_damage="2 each",
+        "fighting",
+        damage=Damage(1, "twice"),
+        auto_damage=Damage(2, "each"),
     )
 
 
@@ -102,103 +146,92 @@ def wrestling_hold(levels: Levels, rules: Ruleset) -> Action | None:
     rolled, target = _roll(levels, "wrestling"), rules.target("strength")
     if rules.actions.wrestling_hold_damages:
         return _rolled(
-            "Wrestling hold",
+            "wrestling_hold",
             rolled,
             target,
-            "a hold that hurts: 1 damage, only while healthy and not delayed; "
-            "target delayed to the end of its next turn",
+            "wrestling_hold.hurts",
             attack="force",
-            damage="1",
-            auto_damage="2",
+            damage=Damage(1),
+            auto_damage=Damage(2),
         )
-    return _rolled(
-        "Wrestling hold",
-        rolled,
-        target,
-        "while healthy, a basic attack and a hold as one action",
-        attack="force",
-    )
+    return _rolled("wrestling_hold", rolled, target, "wrestling_hold.with_attack", attack="force")
 
 
 def hold(levels: Levels, rules: Ruleset) -> Action:
     era = rules.actions
-    effect = "target delayed to the end of its next turn"
+    effect = "hold"
     if era.evade_until_held:
-        effect += " and loses its evade bonus"
+        effect += ".ends_evade"
     if era.movement_on_terrain:
-        effect += " (or add a movement ability that suits the ground)"
+        effect += ".terrain"
     return _rolled(
-        "Hold", _roll(levels, *era.hold_adds), rules.target("strength"), effect, attack="force"
+        "hold", _roll(levels, *era.hold_adds), rules.target("strength"), effect, attack="force"
     )
 
 
 def shooting(levels: Levels, rules: Ruleset) -> Action | None:
     if not level(levels, "shooting"):
         return None
-    delayed = "; injured? you are delayed after the shot" if rules.actions.attacker_delays else ""
     return _rolled(
-        "Shooting",
+        "shooting",
         _roll(levels, "shooting"),
         rules.target("agility"),
-        "one target" + delayed,
+        "shooting.delays" if rules.actions.attacker_delays else "one_target",
         range_="long",
-        damage="2",
-        auto_damage="5",
+        damage=Damage(2),
+        auto_damage=Damage(5),
     )
 
 
 def blasting(levels: Levels, rules: Ruleset) -> Action | None:
     if not level(levels, "blasting"):
         return None
-    delayed = "; injured? you are delayed after" if rules.actions.attacker_delays else ""
     return _rolled(
-        "Blasting",
+        "blasting",
         _roll(levels, "blasting"),
         rules.target("agility"),
-        "up to three different targets, one roll each" + delayed,
+        "blasting.delays" if rules.actions.attacker_delays else "blasting",
         range_="long",
-        damage="1 each",
-        auto_damage="2 each",
+        damage=Damage(1, "each"),
+        auto_damage=Damage(2, "each"),
     )
 
 
 def knockout(levels: Levels, rules: Ruleset) -> Action | None:
     if not level(levels, "knockout"):
         return None
-    delays = rules.actions.attacker_delays
-    delayed = "; you are delayed to the end of your next turn" if delays else ""
     return _rolled(
-        "Knockout",
+        "knockout",
         _roll(levels, "knockout"),
         rules.target("agility"),
-        "one target" + delayed,
-        damage="4 (2 injured)",
-        auto_damage="5 (3 injured)",
+        "knockout.delays" if rules.actions.attacker_delays else "one_target",
+        damage=Damage(4, "injured", 2),
+        auto_damage=Damage(5, "injured", 3),
     )
 
 
 def throw_object(levels: Levels, rules: Ruleset) -> Action:
     return _rolled(
-        "Throw object",
+        "throw_object",
         ("", 0),
         rules.target("agility"),
-        "needs something dangerous to throw",
+        "throw_object",
         range_="long",
-        damage="1",
-        auto_damage="2",
+        damage=Damage(1),
+        auto_damage=Damage(2),
     )
 
 
 def distract(levels: Levels, rules: Ruleset) -> Action:
     """A movement ability that suits the ground, or a bare d20 in the older texts."""
     era = rules.actions
-    effect = "target delayed to the end of its next turn"
+    effect = "distract"
     rolled: tuple[str, int] = ("", 0)
     if era.movement_on_terrain:
         rolled = _roll(levels, *MOVEMENT)
-        effect += " (movement ability must suit the ground)"
+        effect = "distract.terrain"
     return _rolled(
-        "Distract",
+        "distract",
         rolled,
         rules.target("intelligence"),
         effect,
@@ -210,12 +243,11 @@ def distract(levels: Levels, rules: Ruleset) -> Action:
 def surprise(levels: Levels, rules: Ruleset) -> Action | None:
     if not (level(levels, "stealth") or level(levels, "detection")):
         return None
-    upset = rules.actions.upset
     return _rolled(
-        "Surprise",
+        "surprise",
         _roll(levels, "stealth", "detection"),
         rules.target("intelligence"),
-        f"target {upset} to the end of its next turn: it may only evade or escape",
+        f"surprise.{rules.actions.upset}",
         timing=rules.actions.psychic_timing,
         range_="long",
         attack="psychic",
@@ -227,10 +259,10 @@ def intimidate(levels: Levels, rules: Ruleset) -> Action | None:
         return None
     era = rules.actions
     return _rolled(
-        "Intimidate",
+        "intimidate",
         _roll(levels, "command"),
         era.intimidate_target,
-        f"target {era.upset} to the end of its next turn",
+        f"intimidate.{era.upset}",
         timing=era.psychic_timing,
         range_="long",
         attack="psychic",
@@ -241,11 +273,12 @@ def heal(levels: Levels, rules: Ruleset) -> Action | None:
     if not level(levels, "healing"):
         return None
     return _rolled(
-        "Heal",
+        "heal",
         _roll(levels, "healing"),
-        "difficulty 10",
-        "an injured ally (not yourself) goes to half maximum HP + 1",
+        "difficulty",
+        "heal",
         attack="",
+        target_number=10,
     )
 
 
@@ -253,11 +286,12 @@ def revive(levels: Levels, rules: Ruleset) -> Action | None:
     if not level(levels, "healing"):
         return None
     return _rolled(
-        "Revive",
+        "revive",
         _roll(levels, "healing"),
-        "difficulty 10",
-        "an incapacitated ally (not yourself) comes back at 1 HP",
+        "difficulty",
+        "revive",
         attack="",
+        target_number=10,
     )
 
 
@@ -265,68 +299,68 @@ def evade(levels: Levels, rules: Ruleset) -> Action:
     """Evade's bonus: to agility and strength till the next turn or a hold (current), to
     agility alone in the older texts (I-17), to the one defense of the classic era."""
     era = rules.actions
-    _, movement = best_of(levels, era.evade_adds)
+    _unused, movement = best_of(levels, era.evade_adds)
     if not movement:
-        return _no_roll("Evade", f"no movement ability: {era.evade_stays}")
-    held = " or till you are held" if era.evade_until_held else ""
-    return _no_roll(
-        "Evade", f"{era.evade_gains} a movement level (best {movement}) till your next turn{held}"
-    )
+        return _no_roll("evade", f"evade.{era.evade}.no_movement")
+    return _no_roll("evade", f"evade.{era.evade}", values=(("best", movement),))
 
 
 def escape(levels: Levels, rules: Ruleset) -> Action:
-    return _no_roll(
-        "Escape",
-        "leave the encounter, straight after a turn spent evading" + rules.actions.escape_if,
-    )
+    return _no_roll("escape", f"escape.{rules.actions.escape}")
 
 
 def engage(levels: Levels, rules: Ruleset) -> Action:
     return _no_roll(
-        "Engage",
-        f"before a close attack: +2 to close attack rolls this turn, -2 {rules.target('agility')}"
-        " until your next turn",
+        "engage",
+        "engage",
         timing="bonus",
         range_="close",
+        values=(("defense", rules.target("agility")),),
     )
 
 
 def take_cover(levels: Levels, rules: Ruleset) -> Action:
-    effect = rules.actions.take_cover.format(agility=rules.target("agility"))
-    return _no_roll("Take cover", effect, timing="bonus")
+    return _no_roll(
+        "take_cover",
+        f"take_cover.{rules.actions.take_cover}",
+        timing="bonus",
+        values=(("defense", rules.target("agility")),),
+    )
 
 
 def catch(levels: Levels, rules: Ruleset) -> Action:
     """The older texts' answer to evading (I-19)."""
     return _rolled(
-        "Catch",
+        "catch",
         _roll(levels, "detection", "acrobatics", "quickness", "flying"),
-        "10 + the level the evader added",
-        f"an evading target loses its evade bonus to {rules.target('agility')}",
+        "evader_level",
+        "catch",
         attack="",
+        target_number=10,
+        values=(("defense", rules.target("agility")),),
     )
 
 
-# Every action a ruleset may name in ActionRules.names, by name.
+# Every action a ruleset may name in ActionRules.names, by key.
 BUILDERS: dict[str, Builder] = {
-    "Basic attack": basic_attack,
-    "Fighting": fighting,
-    "Wrestling hold": wrestling_hold,
-    "Hold": hold,
-    "Shooting": shooting,
-    "Blasting": blasting,
-    "Knockout": knockout,
-    "Throw object": throw_object,
-    "Distract": distract,
-    "Surprise": surprise,
-    "Intimidate": intimidate,
-    "Heal": heal,
-    "Revive": revive,
-    "Evade": evade,
-    "Escape": escape,
-    "Engage": engage,
-    "Take cover": take_cover,
-    "Catch": catch,
+    "basic_attack": basic_attack,
+    "fighting": fighting,
+    "wrestling_hold": wrestling_hold,
+    "hold": hold,
+    "shooting": shooting,
+    "blasting": blasting,
+    "knockout": knockout,
+    "throw_object": throw_object,
+    "distract": distract,
+    "surprise": surprise,
+    "intimidate": intimidate,
+    "heal": heal,
+    "revive": revive,
+    "evade": evade,
+    "escape": escape,
+    "engage": engage,
+    "take_cover": take_cover,
+    "catch": catch,
 }
 
 

@@ -52,6 +52,7 @@ class CharacterStats:
     actions: tuple[Action, ...]
     explain: Mapping[str, str]
     warnings: tuple[str, ...] = field(default=())
+    cautions: tuple[Caution, ...] = field(default=())  # the warnings, for a sheet to word
 
     @property
     def levels(self) -> dict[str, int]:
@@ -72,19 +73,50 @@ def cp_total(levels: Levels) -> int:
     return sum(levels.values())
 
 
-def budget_warnings(levels: Levels, budget: Budget, beyond_budget: bool = False) -> list[str]:
+@dataclass(frozen=True)
+class Caution:
+    """Something a GM should hear about a character, as a key and the values it names, for
+    a printable to word in its language (``english`` says it for the build's report)."""
+
+    key: str  # "over_budget", "above_max_level" or "no_toughness"
+    values: Mapping[str, str | int] = field(default_factory=dict)
+
+    @property
+    def english(self) -> str:
+        return ENGLISH_CAUTIONS[self.key].format(**self.values)
+
+
+ENGLISH_CAUTIONS = {
+    "over_budget": "spends {spent} CP, over the budget of {budget}",
+    "above_max_level": "{ability} {level} is above the maximum level {max_level}",
+    "no_toughness": "has no toughness, so it cannot act in encounters",
+}
+NO_TOUGHNESS = Caution("no_toughness")
+
+
+def budget_cautions(levels: Levels, budget: Budget, beyond_budget: bool = False) -> list[Caution]:
     """What a GM should hear about a character. ``beyond_budget`` is a GM's own villain,
     built past the starting budget on purpose: its CP and levels are not worth a warning."""
-    warnings = []
+    cautions = []
     spent = cp_total(levels)
     if spent > budget.cp and not beyond_budget:
-        warnings.append(f"spends {spent} CP, over the budget of {budget.cp}")
+        cautions.append(Caution("over_budget", {"spent": spent, "budget": budget.cp}))
     for name, value in levels.items():
         if value > budget.max_level and not beyond_budget:
-            warnings.append(f"{name} {value} is above the maximum level {budget.max_level}")
+            cautions.append(
+                Caution(
+                    "above_max_level",
+                    {"ability": name, "level": value, "max_level": budget.max_level},
+                )
+            )
     if level(levels, "toughness") < 1:
-        warnings.append("has no toughness, so it cannot act in encounters")
-    return warnings
+        cautions.append(NO_TOUGHNESS)
+    return cautions
+
+
+def budget_warnings(levels: Levels, budget: Budget, beyond_budget: bool = False) -> list[str]:
+    """:func:`budget_cautions` in English, as the build's report says them."""
+    return [caution.english for caution in budget_cautions(levels, budget, beyond_budget)]
 
 
 def compute_character(
@@ -117,7 +149,7 @@ def compute_character(
         return derived[stat].value if stat in derived else None
 
     strength = value("strength")
-    warnings = budget_warnings(levels, budget, beyond_budget) if check_budget else []
+    cautions = budget_cautions(levels, budget, beyond_budget) if check_budget else []
     return CharacterStats(
         name=name,
         ruleset=rules.name,
@@ -136,5 +168,6 @@ def compute_character(
         movement=grid_movement(levels),
         actions=character_actions(levels, rules),
         explain={stat: d.rule for stat, d in derived.items()},
-        warnings=tuple(warnings),
+        warnings=tuple(caution.english for caution in cautions),
+        cautions=tuple(cautions),
     )

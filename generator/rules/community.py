@@ -178,50 +178,81 @@ def project_difficulty(developed: int, sacrificed: int) -> int:
     return 7 + 2 * developed - 5 * sacrificed
 
 
+@dataclass(frozen=True)
+class Broken:
+    """One rule a project or a logged year breaks: where (the field of the log entry), the
+    English ``message`` that `check` and the terminal print, and the same as ``code`` and
+    ``args`` (numbers, the defenses' and sizes' keys, the campaign's names), which the
+    printables word in their language (documents.community.finding_words)."""
+
+    where: tuple[str, ...]
+    message: str
+    code: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+
 def _plan_problems(
     size: ProjectSize,
     develop: Mapping[str, int],
     sacrifice: Mapping[str, int],
     current: Mapping[str, int] | None,
-) -> list[tuple[tuple[str, ...], str]]:
+) -> list[Broken]:
     """Every rule the project breaks, each with the field of the log entry it is about."""
-    problems: list[tuple[tuple[str, ...], str]] = []
+    problems: list[Broken] = []
     for part, changes in (("develop", develop), ("sacrifice", sacrifice)):
         for name in changes:
             if name not in DEFENSES:
                 problems.append(
-                    ((part, name), f"{name!r} is not a defense; use economy, environment or equity")
+                    Broken(
+                        (part, name),
+                        f"{name!r} is not a defense; use economy, environment or equity",
+                        "not_a_defense",
+                        {"name": repr(name)},
+                    )
                 )
     developed, sacrificed = sum(develop.values()), sum(sacrifice.values())
     if developed < 1:
-        problems.append((("develop",), "a project must develop at least 1 level"))
+        problems.append(
+            Broken(("develop",), "a project must develop at least 1 level", "develops_nothing")
+        )
     if developed > size.max_development:
         problems.append(
-            (
+            Broken(
                 ("develop",),
                 f"a {size.size} project develops at most {size.max_development} levels,"
                 f" this one develops {developed}",
+                "develops_too_much",
+                {"size": size.size, "most": size.max_development, "developed": developed},
             )
         )
     for name in sorted(set(develop) & set(sacrifice)):
         problems.append(
-            (("sacrifice", name), f"cannot sacrifice {name}, the defense this project develops")
+            Broken(
+                ("sacrifice", name),
+                f"cannot sacrifice {name}, the defense this project develops",
+                "sacrifices_developed",
+                {"defense": name},
+            )
         )
     if sacrificed > developed:
         problems.append(
-            (
+            Broken(
                 ("sacrifice",),
                 f"sacrifices {sacrificed} levels, more than the {developed} it develops",
+                "sacrifices_too_much",
+                {"sacrificed": sacrificed, "developed": developed},
             )
         )
     if current is not None:
         for name, value in sacrifice.items():
             if value > current.get(name, 0):
                 problems.append(
-                    (
+                    Broken(
                         ("sacrifice", name),
                         f"cannot sacrifice {value} {name}:"
                         f" the community only has {current.get(name, 0)}",
+                        "sacrifices_lacking",
+                        {"levels": value, "defense": name, "has": current.get(name, 0)},
                     )
                 )
     return problems
@@ -250,7 +281,7 @@ def plan_project(
 ) -> ProjectPlan:
     size = project_size(players)
     found = _plan_problems(size, develop, sacrifice, current)
-    return _plan(size, develop, sacrifice, [message for _, message in found])
+    return _plan(size, develop, sacrifice, [broken.message for broken in found])
 
 
 # --------------------------------------------------------------- a community's logged years
@@ -304,6 +335,8 @@ class LogFinding:
     message: str
     year: int
     severity: Severity = "error"
+    code: str = ""  # which rule, as Broken.code: what the printables word
+    args: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -342,13 +375,20 @@ def _levels(changes: Mapping[Any, int]) -> dict[str, int]:
     return {str(name): n for name, n in changes.items()}
 
 
-def _label(log: LoggedProject, index: int) -> str:
-    """How a message names a logged project: ``Ben's Quarry``, ``Quarry``, ``project 3``."""
-    if log.player and log.name:
-        return f"{log.player}'s {log.name}"
-    if log.name or log.player:
-        return log.name or f"{log.player}'s project"
-    return f"project {index + 1}"
+def _label_args(log: LoggedProject, index: int) -> dict[str, Any]:
+    """What names a logged project (see _label), for the printables to word."""
+    return {"player": log.player, "project": log.name, "number": index + 1}
+
+
+def _label(named: Mapping[str, Any]) -> str:
+    """How a message names a logged project (from _label_args): ``Ben's Quarry``,
+    ``Quarry``, ``project 3``."""
+    player, name = named["player"], named["project"]
+    if player and name:
+        return f"{player}'s {name}"
+    if name or player:
+        return str(name or f"{player}'s project")
+    return f"project {named['number']}"
 
 
 class _Review:
@@ -361,9 +401,15 @@ class _Review:
         self.won = False
 
     def find(
-        self, where: tuple[str | int, ...], message: str, year: int, severity: Severity = "error"
+        self,
+        where: tuple[str | int, ...],
+        message: str,
+        year: int,
+        severity: Severity = "error",
+        code: str = "",
+        args: Mapping[str, Any] | None = None,
     ) -> LogFinding:
-        found = LogFinding(where, message, year, severity)
+        found = LogFinding(where, message, year, severity, code, dict(args or {}))
         self.findings.append(found)
         return found
 
@@ -371,9 +417,23 @@ class _Review:
         # A defense has nothing below 0 to give: the worksheet never shows a negative E.
         self.state = {d: max(FALLEN_AT, self.state[d] + by.get(d, 0)) for d in DEFENSES}
 
-    def ends(self, where: tuple[str | int, ...], year: int, when: str) -> list[LogFinding]:
-        """Notes for the first time the community falls to 0 or stands at 15/15/15."""
+    def ends(
+        self,
+        where: tuple[str | int, ...],
+        year: int,
+        when: str,
+        after: Mapping[str, Any] | None = None,
+    ) -> list[LogFinding]:
+        """Notes for the first time the community falls to 0 or stands at 15/15/15. ``when``
+        is "event", "year end" or "project" (then ``after`` names the project, _label_args)."""
         found = []
+        said = {"year": year, "when": when, **(after or {})}
+        if when == "event":
+            told = "after the event"
+        elif when == "year end":
+            told = "at the end of the year"
+        else:
+            told = f"after {_label(after or {})}"
         fallen = [d for d in DEFENSES if self.state[d] <= FALLEN_AT]
         if fallen and not self.fallen:
             self.fallen = True
@@ -381,10 +441,12 @@ class _Review:
                 self.find(
                     where,
                     f"{' and '.join(fallen)} {'falls' if len(fallen) == 1 else 'fall'} to 0 in"
-                    f" year {year}, {when}: by the text's tentative end, a community at 0 in"
+                    f" year {year}, {told}: by the text's tentative end, a community at 0 in"
                     " any of the three E's has failed and the game is over",
                     year,
                     "note",
+                    "fallen",
+                    {**said, "defenses": tuple(fallen)},
                 )
             )
         if all(self.state[d] >= SUCCESS_AT for d in DEFENSES) and not self.won:
@@ -393,10 +455,12 @@ class _Review:
                 self.find(
                     where,
                     f"the community stands at {SUCCESS_AT} or more in all three E's in year"
-                    f" {year}, {when}: by the text's tentative end, it has made it and the game"
+                    f" {year}, {told}: by the text's tentative end, it has made it and the game"
                     " is won",
                     year,
                     "note",
+                    "won",
+                    {**said, "level": SUCCESS_AT},
                 )
             )
         return found
@@ -427,7 +491,7 @@ def review_log(
         row = rows.get(year)
         if row is not None and row[1].damage:
             review.change({d: -n for d, n in _levels(row[1].damage).items()})
-            review.ends(("history", row[0], "damage"), year, "after the event")
+            review.ends(("history", row[0], "damage"), year, "event")
         started: dict[str, int] = {}
         for index, log in ((i, p) for i, p in ordered if p.year == year):
             reviewed.append(_review_project(review, size, players, index, log, started))
@@ -441,13 +505,15 @@ def review_log(
                     f" most {BONUS_MAX} (2 to one defense or 1 to each of two, only 1 after a"
                     " poor year)",
                     year,
+                    code="bonus_too_large",
+                    args={"bonus": sum(bonus.values()), "most": BONUS_MAX},
                 )
             review.change(bonus)
             for d in DEFENSES:
                 value = getattr(logged, d, None)
                 if isinstance(value, int):
                     review.state[d] = value
-            review.ends(("history", j), year, "at the end of the year")
+            review.ends(("history", j), year, "year end")
     return LogReview(tuple(reviewed), tuple(review.findings), dict(review.state))
 
 
@@ -462,8 +528,8 @@ def _review_project(
     year, at = log.year, ("projects", index)
     develop, sacrifice = _levels(log.develop), _levels(log.sacrifice)
     found = [
-        review.find((*at, *field), message, year)
-        for field, message in _plan_problems(size, develop, sacrifice, review.state)
+        review.find((*at, *broken.where), broken.message, year, code=broken.code, args=broken.args)
+        for broken in _plan_problems(size, develop, sacrifice, review.state)
     ]
     who = log.player.strip().casefold()
     if who:
@@ -480,6 +546,8 @@ def _review_project(
                     (*at, "player"),
                     f"{log.player} starts a project too many in year {year}: {allowance}",
                     year,
+                    code="starts_too_many",
+                    args={"player": log.player, "year": year, "players": players, "each": each},
                 )
             )
         if players is not None and len(started) == players + 1 and started[who] == 1:
@@ -489,6 +557,13 @@ def _review_project(
                     f"{log.player} is player {players + 1} to start a project in year {year},"
                     f" but players: is {players}",
                     year,
+                    code="players_too_many",
+                    args={
+                        "player": log.player,
+                        "number": players + 1,
+                        "year": year,
+                        "players": players,
+                    },
                 )
             )
     plan = _plan(size, develop, sacrifice, [f.message for f in found])
@@ -498,5 +573,5 @@ def _review_project(
     if result:
         review.change(plan.outcome(result != "failed"))
         after = dict(review.state)
-        found += review.ends(at, year, f"after {_label(log, index)}")
+        found += review.ends(at, year, "project", _label_args(log, index))
     return ReviewedProject(index, plan, result, before, after, tuple(found))

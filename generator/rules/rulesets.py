@@ -110,29 +110,29 @@ def group_initiative_individual(members: Sequence[Levels]) -> Derived:
 # Every action of the rule texts, in the order a player looks for them on a sheet. An era
 # lists the ones its text has; rules/actions.py says how each is rolled.
 CURRENT_ACTIONS = (
-    "Basic attack",
-    "Fighting",
-    "Wrestling hold",
-    "Hold",
-    "Shooting",
-    "Blasting",
-    "Knockout",
-    "Throw object",
-    "Distract",
-    "Surprise",
-    "Intimidate",
-    "Heal",
-    "Revive",
-    "Evade",
-    "Escape",
-    "Engage",
-    "Take cover",
+    "basic_attack",
+    "fighting",
+    "wrestling_hold",
+    "hold",
+    "shooting",
+    "blasting",
+    "knockout",
+    "throw_object",
+    "distract",
+    "surprise",
+    "intimidate",
+    "heal",
+    "revive",
+    "evade",
+    "escape",
+    "engage",
+    "take_cover",
 )
 # The older edit's list has no engage and no throw object, and lets a fighter catch an
 # evading target (I-19).
 OLDER_ACTIONS = (
-    *(name for name in CURRENT_ACTIONS if name not in {"Engage", "Throw object"}),
-    "Catch",
+    *(name for name in CURRENT_ACTIONS if name not in {"engage", "throw_object"}),
+    "catch",
 )
 
 # The movement abilities, for evade, distract and hold; the older edit's evade names
@@ -144,17 +144,24 @@ OLDER_EVADE = ("acrobatics", "quickness", "flying")
 @dataclass(frozen=True)
 class ActionRules:
     """How one era's text has the actions differ (RULES.md §5.2, §5.3, I-17 to I-20): which
-    actions exist, what they roll, what they do and the words they are printed in.
+    actions exist, what they roll and what they do. Where the text differs in what an action
+    does, the field is a key naming the era's variant; documents/actions.py words each.
     rules/actions.py reads only these fields, never the ruleset's name, so a new era is a
-    new value here. docs/rules.md lists every row that differs, per ruleset."""
+    new value here (and its sentences there). docs/rules.md lists every row that differs,
+    per ruleset."""
 
-    names: tuple[str, ...]  # the actions the era has, in the order they are printed
+    names: tuple[str, ...]  # the actions the era has, by key, in the order they are printed
     # Distract, surprise and intimidate: "unrepeatable" (once per encounter per target) or,
-    # in the older texts, "once per battle"; psychic_limit says the same for the legends.
+    # in the older texts, "once_per_battle"; psychic_limit says the same for the legends
+    # ("once_per_target" or "once_per_battle").
     psychic_timing: str
     psychic_limit: str
-    upset: str  # the state surprise and intimidate leave a target in till its next turn
-    intimidate_target: str  # what intimidate rolls against
+    # The state surprise and intimidate leave a target in till its next turn: "panicked"
+    # or, in the older texts, "frightened".
+    upset: str
+    # What intimidate rolls against: "intelligence_or_strength" (whichever is higher),
+    # "intelligence_if_not_stronger" or "defense_if_not_stronger" (gated on strength).
+    intimidate_target: str
     wrestling_hold_damages: bool  # older texts: the hold does no damage
     attacker_delays: bool  # older texts: knockout and injured shooters do not delay
     # A character with no fighting or wrestling adds knockout to a basic attack (later
@@ -165,33 +172,35 @@ class ActionRules:
     # revisions); the older distract is a bare roll.
     movement_on_terrain: bool
     evade_adds: tuple[str, ...]  # the movement abilities evade may add
-    evade_gains: str  # who gains evade's movement level
-    evade_stays: str  # what evade says without a movement ability
+    # Who gains evade's movement level, and till when: "held" (agility and strength, till
+    # your next turn or a hold), "early" (agility alone) or "classic" (the one defense).
+    evade: str
     # A hold ends the evade bonus early (current text only; the older text has catch).
     evade_until_held: bool
-    escape_if: str  # what escape adds to "straight after a turn spent evading", or ""
-    # Take cover's effect; {agility} stands for the defense an attack rolls against.
+    # Escape straight after evading: "evading" alone, or "unhit" (only if nobody has
+    # caught or hit you since).
+    escape: str
+    # Take cover: "behind_cover" (+2 to the defense behind real cover, -2 to your rolls) or
+    # "long_range" (the old one: before a long-range attack, -2 to it).
     take_cover: str
 
 
 CURRENT_ACTION_RULES = ActionRules(
     names=CURRENT_ACTIONS,
     psychic_timing="unrepeatable",
-    psychic_limit="once per target",
+    psychic_limit="once_per_target",
     upset="panicked",
-    intimidate_target="intelligence or strength, whichever is higher",
+    intimidate_target="intelligence_or_strength",
     wrestling_hold_damages=True,
     attacker_delays=True,
     basic_attack_adds_knockout=True,
     hold_adds=("wrestling", "detection"),
     movement_on_terrain=True,
     evade_adds=MOVEMENT,
-    evade_gains="agility and strength each gain",
-    evade_stays="agility and strength stay as they are",
+    evade="held",
     evade_until_held=True,
-    escape_if="",
-    take_cover="behind real cover: +2 {agility}, -2 to all your rolls; no evading, close"
-    " attacks, distract, surprise or intimidate",
+    escape="evading",
+    take_cover="behind_cover",
 )
 
 # The older edit: once per battle with a frightened target, a bare distract, holds with
@@ -199,22 +208,21 @@ CURRENT_ACTION_RULES = ActionRules(
 # the old take cover and the catch.
 EARLY_ACTION_RULES = ActionRules(
     names=OLDER_ACTIONS,
-    psychic_timing="once per battle",
-    psychic_limit="once per battle",
+    psychic_timing="once_per_battle",
+    psychic_limit="once_per_battle",
     upset="frightened",
     # The older text gates intimidation on strength, then rolls against intelligence.
-    intimidate_target="intelligence (only if its strength is not above yours)",
+    intimidate_target="intelligence_if_not_stronger",
     wrestling_hold_damages=False,
     attacker_delays=False,
     basic_attack_adds_knockout=False,
     hold_adds=("wrestling",),
     movement_on_terrain=False,
     evade_adds=OLDER_EVADE,
-    evade_gains="agility gains",
-    evade_stays="agility stays as it is",
+    evade="early",
     evade_until_held=False,
-    escape_if=", if nobody has caught or hit you since",
-    take_cover="before a long-range attack: -2 to that roll, +2 {agility} till your next turn",
+    escape="unhit",
+    take_cover="long_range",
 )
 
 # The single-defense texts print no action list; their era's nearest one is the older
@@ -222,15 +230,16 @@ EARLY_ACTION_RULES = ActionRules(
 # so the gate is worded for the GM to judge (docs/rules.md).
 CLASSIC_ACTION_RULES = replace(
     EARLY_ACTION_RULES,
-    intimidate_target="defense (only if it is not stronger than you)",
-    evade_gains="defense gains",
-    evade_stays="defense stays as it is",
+    intimidate_target="defense_if_not_stronger",
+    evade="classic",
 )
 
 
 @dataclass(frozen=True)
 class Ruleset:
     name: str
+    # For developers and docs, in English: no printable prints it (the sheets print
+    # source_note, worded by documents/actions.py).
     summary: str
     agility: Callable[[Levels], Derived] | None
     intelligence: Callable[[Levels], Derived] | None
@@ -242,12 +251,14 @@ class Ruleset:
     individual_initiative: bool
     actions: ActionRules
     # Where the texts this ruleset follows leave gaps, said after "<name> rules" on the
-    # sheet; "" when the text is whole.
+    # sheet, by key ("fragment", "early_actions"; documents/actions.py words it); "" when
+    # the text is whole.
     source_note: str
 
     @property
     def psychic_limit(self) -> str:
-        """How often distract, surprise and intimidate may be used, in the era's words."""
+        """How often distract, surprise and intimidate may be used, by key:
+        "once_per_target" or "once_per_battle"."""
         return self.actions.psychic_limit
 
     @property
@@ -260,7 +271,8 @@ class Ruleset:
         return frozenset(names)
 
     def target(self, defense: str) -> str:
-        """The defense an attack rolls against; the single-defense era has only one."""
+        """The defense an attack rolls against, by key; the single-defense era has only
+        one."""
         return "defense" if self.defense is not None else defense
 
 
@@ -290,7 +302,7 @@ EARLY = Ruleset(
     group_initiative=group_initiative_individual,
     individual_initiative=True,
     actions=EARLY_ACTION_RULES,
-    source_note="a fragment: gaps from current",
+    source_note="fragment",
 )
 
 CLASSIC = Ruleset(
@@ -305,7 +317,7 @@ CLASSIC = Ruleset(
     group_initiative=group_initiative_individual,
     individual_initiative=True,
     actions=CLASSIC_ACTION_RULES,
-    source_note="early's actions, vs defense",
+    source_note="early_actions",
 )
 
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (CURRENT, EARLY, CLASSIC)}

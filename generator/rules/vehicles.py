@@ -38,6 +38,16 @@ WEAPON_REACH = {
 
 
 @dataclass(frozen=True)
+class Caution:
+    """A problem with a vehicle as a key and the values it names, for a printable to word
+    (``warnings`` says the same in English for the build's report)."""
+
+    key: str  # "operator_unskilled", "gunner_unskilled", "no_toughness", "cannot_steer",
+    # "weapons_unusable", "movement_missing"
+    values: Mapping[str, str | tuple[str, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class CrewMember:
     role: str  # "operator" or "gunner"
     name: str
@@ -93,6 +103,10 @@ class VehicleStats:
     warnings: tuple[str, ...] = field(default=())
     # Why it cannot move with the crew aboard ("no operator and no autopilot"), or "".
     cannot_move: str = ""
+    # The warnings as keys, in the same order, for the sheet to word.
+    cautions: tuple[Caution, ...] = field(default=())
+    # The ability and level the (crewed) defense adds to 10, or None when it is 10 alone.
+    defense_from: tuple[str, int] | None = None
 
     @property
     def crewed_abilities(self) -> dict[str, int]:
@@ -120,16 +134,24 @@ def ram_self_damage(target_toughness: int) -> int:
     return 0
 
 
-def _defense(levels: Levels, movement: str, moves: bool = True) -> tuple[int, str]:
-    """The better of the movement in use and the other sources; a vehicle that cannot move
-    has only the other sources (its movement ability is not in use)."""
+def _defense_from(levels: Levels, movement: str, moves: bool = True) -> tuple[str, int] | None:
+    """The better of the movement in use and the other sources, as (ability, level); a
+    vehicle that cannot move has only the other sources (its movement ability is not in
+    use). None when nothing adds to 10."""
     other_name, other = best_of(levels, AUTO_DEFENSE_SOURCES)
     moving = level(levels, movement) if moves else 0
     if other > moving and other_name is not None:
-        return 10 + other, f"10 + {display(other_name)} {other}"
+        return other_name, other
     if not moves:
+        return None
+    return movement, moving
+
+
+def _defense(levels: Levels, movement: str, moves: bool = True) -> tuple[int, str]:
+    found = _defense_from(levels, movement, moves)
+    if found is None:
         return 10, "10"
-    return 10 + moving, f"10 + {display(movement)} {moving}"
+    return 10 + found[1], f"10 + {display(found[0])} {found[1]}"
 
 
 def immobile_reason(has_operator: bool, base: Levels, movement: str) -> str:
@@ -157,6 +179,7 @@ def compute_vehicle(
     if movement not in VEHICLE_MOVEMENT:
         raise ValueError(f"{movement!r} is not a vehicle movement ability")
     warnings: list[str] = []
+    cautions: list[Caution] = []
 
     operator: CrewMember | None = None
     if crew.operator is not None:
@@ -165,6 +188,9 @@ def compute_vehicle(
         operator = CrewMember("operator", who, skill, level(levels, skill), OPERATOR_TITLE[skill])
         if operator.level == 0:
             warnings.append(f"operator {who} has no {skill}, so adds nothing to {movement}")
+            cautions.append(
+                Caution("operator_unskilled", {"who": who, "skill": skill, "movement": movement})
+            )
     gunner: CrewMember | None = None
     if crew.gunner is not None:
         who, levels = crew.gunner
@@ -172,6 +198,7 @@ def compute_vehicle(
         gunner = CrewMember("gunner", who, gunner_skill or "shooting", best, "gunner")
         if gunner_skill is None:
             warnings.append(f"gunner {who} has neither shooting nor blasting, so adds nothing")
+            cautions.append(Caution("gunner_unskilled", {"who": who}))
 
     lines: list[VehicleAbility] = []
     for ability, value, note in abilities:
@@ -198,18 +225,22 @@ def compute_vehicle(
     moving = 0 if stuck else level(crewed, movement)
     if level(base, "toughness") < 1:
         warnings.append("has no toughness")
+        cautions.append(Caution("no_toughness"))
     # Crew the rules require: an operator to move, grapple or ram unless it has autopilot;
     # a gunner for its weapons unless it has targeting (RULES.md, vehicle crew).
     if not has_operator and level(base, "autopilot") < 1:
         warnings.append("has no operator and no autopilot, so it cannot move, grapple or ram")
+        cautions.append(Caution("cannot_steer"))
     armed = [ability for ability in VEHICLE_WEAPONS if level(base, ability) >= 1]
     if armed and not has_gunner and level(base, "targeting") < 1:
         warnings.append(
             f"has {' and '.join(display(a) for a in armed)} but no gunner and no targeting,"
             " so none of them can be used"
         )
+        cautions.append(Caution("weapons_unusable", {"weapons": tuple(armed)}))
     if movement not in base:
         warnings.append(f"moves by {movement} but has no {movement} ability")
+        cautions.append(Caution("movement_missing", {"movement": movement}))
     stalking = level(crewed, "stalking")
     weapons = tuple(
         Weapon(
@@ -258,6 +289,8 @@ def compute_vehicle(
         },
         warnings=tuple(warnings),
         cannot_move=stuck,
+        cautions=tuple(cautions),
+        defense_from=_defense_from(crewed, movement, moves=not stuck),
     )
 
 

@@ -4,16 +4,23 @@ The bundled faces live in ``fonts/`` (resources.fonts_dir). Our three faces draw
 and Cyrillic, Lato Greek too; a name in any other script falls back, character by
 character, along the chain its face lists in ``FALLBACKS``: Noto faces bundled for Greek
 in serif text, Arabic, Hebrew, Devanagari, Thai, Tamil and Georgian, and Noto Emoji; then
-Noto CJK, too large to bundle, from Debian's package when it is installed. Display titles
-that Bebas Neue cannot set whole (Greek, Vietnamese) are set whole in Noto Sans Display
-ExtraCondensed instead (measure.display_face), so a title never changes face mid-word.
+Noto CJK, too large to bundle, wherever the system keeps it (cjk_font_files), in the shapes
+of the text's language (CJK_BY_LANGUAGE). Display titles that Bebas Neue cannot set whole
+(Greek, Vietnamese) are set whole in Noto Sans Display ExtraCondensed instead
+(measure.display_face), so a title never changes face mid-word.
 render/fonts.py writes these chains into fontconfig's configuration; measure.py follows
 them to measure text as the renderer will set it.
 """
 
 from __future__ import annotations
 
+import os
+import re
+import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 # The faces the templates set, by the job they do: body text in Charis SIL, labels and
@@ -68,25 +75,67 @@ FACE_FILES: dict[str, dict[str, str]] = {
     },
     "Noto Emoji": {"regular": "NotoEmoji-Regular.ttf"},
 }
-# CJK faces are full-width: every Han, kana and Hangul character advances one em.
-CJK_FAMILIES = frozenset({"Noto Sans CJK SC", "Noto Serif CJK SC"})
-
-# Large faces taken from Debian's packages at these paths and nowhere else, so a machine's
-# other fonts never leak into a PDF. Package -> the files it installs that we use.
-SYSTEM_FONTS: dict[str, tuple[Path, ...]] = {
-    "fonts-noto-cjk": tuple(
-        Path("/usr/share/fonts/opentype/noto") / name
-        for name in (
-            "NotoSansCJK-Regular.ttc",
-            "NotoSansCJK-Bold.ttc",
-            "NotoSerifCJK-Regular.ttc",
-            "NotoSerifCJK-Bold.ttc",
+# Chinese, Japanese and Korean: one design (Noto Sans/Serif CJK, also sold as Source Han
+# Sans/Serif) drawn in each region's shapes, every region a family of its own in the same
+# collection file. The chains below name the Simplified Chinese families; the rules of
+# CJK_BY_LANGUAGE put the region of the text's language before them.
+CJK_REGIONS = ("JP", "KR", "SC", "TC", "HK")
+CJK_FAMILIES = frozenset(
+    f"Noto {kind} CJK {region}" for kind in ("Sans", "Serif") for region in CJK_REGIONS
+)
+# The same faces under the names other packagings give them: Adobe's Source Han (its
+# region-specific subsets, and its language-specific sets, where Japanese is unmarked and
+# Korean is "K", Hong Kong "HC"), and Google Fonts' region subsets ("Noto Sans JP").
+_SOURCE_HAN_REGION = {"JP": "", "KR": "K", "SC": "SC", "TC": "TC", "HK": "HC"}
+CJK_OTHER_NAMES: dict[str, tuple[str, ...]] = {
+    f"Noto {kind} CJK {region}": tuple(
+        dict.fromkeys(
+            (
+                f"Source Han {kind} {region}",
+                f"Source Han {kind} {_SOURCE_HAN_REGION[region]}".rstrip(),
+                f"Noto {kind} {region}",
+            )
         )
-    ),
+    )
+    for kind in ("Sans", "Serif")
+    for region in CJK_REGIONS
 }
-# What each package adds, for the one-line hint when a document needs it and it is absent.
+# The text's language (the HTML lang, lower case as Pango passes it to fontconfig) -> the
+# regions whose shapes it takes, before the Simplified Chinese of the chains. Japanese
+# names in Simplified Chinese shapes read as foreign (直 and 骨 are drawn differently).
+CJK_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("ja", "ja-jp"), ("JP",)),
+    **dict.fromkeys(("ko", "ko-kr"), ("KR",)),
+    **dict.fromkeys(("zh-tw", "zh-hant", "zh-hant-tw"), ("TC",)),
+    **dict.fromkeys(("zh-hk", "zh-mo", "zh-hant-hk", "zh-hant-mo"), ("HK", "TC")),
+}
+
+# Where the CJK faces are looked for besides fontconfig: Debian's package path, and on
+# macOS and Windows (where fontconfig is rarely installed) the platform's font folders,
+# by file name. The group name is the Debian package's, which the hints and lint key on.
+CJK = "fonts-noto-cjk"
+DEBIAN_CJK = tuple(
+    Path("/usr/share/fonts/opentype/noto") / name
+    for name in (
+        "NotoSansCJK-Regular.ttc",
+        "NotoSansCJK-Bold.ttc",
+        "NotoSerifCJK-Regular.ttc",
+        "NotoSerifCJK-Bold.ttc",
+    )
+)
+_CJK_FILE_NAMES = re.compile(
+    r"^(Noto(Sans|Serif)CJK|SourceHan(Sans|Serif)|Noto(Sans|Serif)(JP|KR|SC|TC|HK)-)"
+    r".*\.(ttc|otc|otf|ttf)$",
+    re.IGNORECASE,
+)
+# Kept for the render process and every process it starts: the user's own FONTCONFIG_FILE
+# (empty when there was none), from before render/fonts.py pointed fontconfig at ours.
+USER_FONTCONFIG = "SCRATCHPRESS_USER_FONTCONFIG_FILE"
+
+# What each group of faces adds, for the one-line hint when a document needs it and it is
+# absent.
 SYSTEM_FONT_SCRIPTS = {
-    "fonts-noto-cjk": "Chinese, Japanese and Korean",
+    CJK: "Chinese, Japanese and Korean",
 }
 
 # Fallback chains: after a face, the faces that draw what it lacks, in order. Han
@@ -113,10 +162,10 @@ FALLBACKS["serif"] = ["Charis SIL", *FALLBACKS["Charis SIL"]]
 FALLBACKS["sans-serif"] = ["Lato", *FALLBACKS["Lato"]]
 FALLBACKS["monospace"] = FALLBACKS["sans-serif"]
 
-# Scripts whose faces come from a Debian package: a character in these ranges that
-# nothing draws means that package is not installed.
+# Scripts whose faces come from the system: a character in these ranges that nothing
+# draws means those faces are not installed.
 _PACKAGE_RANGES = {
-    "fonts-noto-cjk": [
+    CJK: [
         (0x1100, 0x11FF),
         (0x2E80, 0x2FDF),
         (0x3000, 0x9FFF),
@@ -131,15 +180,107 @@ _PACKAGE_RANGES = {
 
 
 def system_fonts() -> Iterator[tuple[str, Path]]:
-    """(Debian package, file) for every fixed-path face that is installed here."""
-    for package, paths in SYSTEM_FONTS.items():
-        for path in paths:
-            if path.is_file():
-                yield package, path
+    """(group, file) for every face of the system's we render with (the CJK faces found by
+    ``cjk_font_files``)."""
+    for path in cjk_font_files():
+        yield CJK, path
+
+
+def user_fontconfig_env() -> dict[str, str]:
+    """The environment fontconfig's own tools see the user's fonts through: ours, with the
+    user's FONTCONFIG_FILE put back where render/fonts.py replaced it."""
+    env = dict(os.environ)
+    if USER_FONTCONFIG in env:
+        original = env.pop(USER_FONTCONFIG)
+        if original:
+            env["FONTCONFIG_FILE"] = original
+        else:
+            env.pop("FONTCONFIG_FILE", None)
+    return env
+
+
+_CJK_NAMES = CJK_FAMILIES.union(*CJK_OTHER_NAMES.values())
+
+
+def _cjk_family(families: str) -> bool:
+    """Whether fontconfig's list of a face's family names (comma-separated) names a CJK
+    face of ours."""
+    return any(name.strip() in _CJK_NAMES for name in families.split(","))
+
+
+def _fontconfig_cjk() -> list[Path]:
+    """The CJK faces fontconfig knows of, as the user's own configuration has it."""
+    fc_list = shutil.which("fc-list")
+    if fc_list is None:
+        return []
+    try:
+        listed = subprocess.run(
+            [fc_list, "--format", "%{file}\t%{family}\n"],
+            env=user_fontconfig_env(),
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            timeout=60,  # a first run builds fontconfig's cache of every font installed
+            check=True,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    found = []
+    for line in listed.splitlines():
+        file, _tab, families = line.partition("\t")
+        if file and _cjk_family(families):
+            found.append(Path(file))
+    return found
+
+
+def platform_font_folders() -> list[Path]:
+    """Where macOS and Windows keep fonts, for the machine and for the user."""
+    if sys.platform == "darwin":
+        return [
+            Path("/System/Library/Fonts"),
+            Path("/Library/Fonts"),
+            Path.home() / "Library" / "Fonts",
+        ]
+    if sys.platform == "win32":
+        folders = [Path(os.environ.get("WINDIR", r"C:\Windows")) / "Fonts"]
+        if os.environ.get("LOCALAPPDATA"):
+            folders.append(Path(os.environ["LOCALAPPDATA"]) / "Microsoft" / "Windows" / "Fonts")
+        return folders
+    return []
+
+
+def _folder_cjk(folders: list[Path]) -> list[Path]:
+    """The CJK faces in ``folders`` (and their subfolders), known by their file names."""
+    found = []
+    for folder in folders:
+        try:
+            found += [
+                path
+                for path in sorted(folder.rglob("*"))
+                if _CJK_FILE_NAMES.match(path.name) and path.is_file()
+            ]
+        except OSError:
+            continue
+    return found
+
+
+@cache
+def cjk_font_files() -> tuple[Path, ...]:
+    """The Chinese, Japanese and Korean faces installed here, wherever the system keeps
+    them: Debian's package path, what fontconfig lists, else the platform's font folders.
+    Looked up once per process; forked render workers inherit the answer, and spawned ones
+    ask the user's same configuration (user_fontconfig_env) and find the same files."""
+    found = [path for path in DEBIAN_CJK if path.is_file()]
+    found += _fontconfig_cjk() or _folder_cjk(platform_font_folders())
+    unique: dict[str, Path] = {}
+    for path in found:
+        unique.setdefault(os.path.normcase(str(path)), path)
+    return tuple(sorted(unique.values(), key=str))
 
 
 def font_package_for(char: str) -> str | None:
-    """The Debian font package whose faces would draw ``char``, if it is one of those."""
+    """The group of system faces (SYSTEM_FONT_SCRIPTS) that would draw ``char``, if any."""
     point = ord(char)
     for package, ranges in _PACKAGE_RANGES.items():
         if any(low <= point <= high for low, high in ranges):

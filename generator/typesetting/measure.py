@@ -20,6 +20,7 @@ from PIL import ImageFont
 
 from ..resources import fonts_dir
 from .fonts import (
+    CJK,
     CJK_FAMILIES,
     FACE_FILES,
     FACES,
@@ -67,7 +68,7 @@ def _chain(file: str) -> tuple[str, ...]:
 
 @cache
 def _cjk_installed() -> bool:
-    return any(package == "fonts-noto-cjk" for package, _ in system_fonts())
+    return any(group == CJK for group, _ in system_fonts())
 
 
 @cache
@@ -75,7 +76,9 @@ def _face_for(char: str, file: str) -> str | None:
     point = ord(char)
     for face in _chain(file):
         if face in CJK_FAMILIES:
-            if _cjk_installed() and font_package_for(char) == "fonts-noto-cjk":
+            # Every region's family (the language picks one: render/fonts.py) sets these
+            # a full em wide.
+            if _cjk_installed() and font_package_for(char) == CJK:
                 return face
         elif point in _cmap(face):
             return face

@@ -187,6 +187,34 @@ def test_new_from_example_copies_the_whole_example(cli: Cli, tmp_path: Path) -> 
     assert cli("check", copied, "--strict").exit_code == 0
 
 
+def test_new_takes_a_language_and_paper_and_units_follow_it(cli: Cli, tmp_path: Path) -> None:
+    """`new` asks nothing: --language, --paper and --units go into its settings file, and
+    the paper and units nobody gave follow the language (A4 and metric outside English)."""
+    assert cli("new", "german", "--language", "de").exit_code == 0
+    text = (tmp_path / "german" / "scratchpress.toml").read_text(encoding="utf-8")
+    assert '\nlanguage = "de"\n' in text
+    assert '\npaper = "a4"\n' in text and '\nunits = "metric"\n' in text
+    assert text.count("\nlanguage = ") == 1 and text.count("\npaper = ") == 1
+    mixed = cli("new", "mixed", "--language", "ja", "--paper", "letter", "--units", "both")
+    assert mixed.exit_code == 0
+    text = (tmp_path / "mixed" / "scratchpress.toml").read_text(encoding="utf-8")
+    assert '\nlanguage = "ja"\n' in text and '\npaper = "letter"\n' in text
+    assert '\nunits = "both"\n' in text
+    assert cli("check", tmp_path / "german", "--strict").exit_code == 0
+    example = cli("new", "weir", "--from-example", "--language", "pt-BR")
+    assert example.exit_code == 0
+    text = (tmp_path / "weir" / "scratchpress.toml").read_text(encoding="utf-8")
+    assert '\nlanguage = "pt-BR"\n' in text and '\npaper = "a4"\n' in text
+
+
+def test_new_refuses_a_language_we_do_not_ship(cli: Cli) -> None:
+    result = cli("new", "klingon", "--language", "tlh")
+    assert result.exit_code == 2
+    said = " ".join(result.stderr.replace("│", " ").split()).lower()
+    assert "'--language'" in said and "'tlh' is not one of" in said and "'pt-br'" in said
+    assert not Path("klingon").exists()
+
+
 # ---------------------------------------------------------------------- saved options
 
 
@@ -224,7 +252,7 @@ def test_a_misspelt_build_key_is_one_error_with_its_line(
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0] == (
         "campaign/scratchpress.toml:3: build.tnet: unknown key (did you mean 'tent'?);"
-        " allowed: paper, units, cards, tent, backs, bleed, duplex_edge, ink_saver,"
+        " allowed: language, paper, units, cards, tent, backs, bleed, duplex_edge, ink_saver,"
         " carry_range, only, impose, jobs, png, print_all, strict, print_shop"
     )
 

@@ -196,3 +196,19 @@ def test_editor_support_is_documented() -> None:
     assert "# yaml-language-server: $schema=.scratchpress/definitions.schema.json" in TEXT
     assert "#:schema ./.scratchpress/settings.schema.json" in TEXT
     assert "scratchpress schema settings -o .scratchpress/settings.schema.json" in TEXT
+
+
+def test_paper_and_units_nobody_chose_follow_the_language() -> None:
+    """Letter and both kinds of weight in English; A4 and metric in every other language;
+    any choice made, at any level, wins over that."""
+    from scratchpress.definitions.models import Settings
+
+    english = Settings().build_options()
+    assert (english.language, english.paper, english.units) == ("en", "letter", "both")
+    german = Settings(language="de").build_options()
+    assert (german.paper, german.units) == ("a4", "metric")
+    assert Settings(language="de", paper="letter").build_options().paper == "letter"
+    assert Settings(language="de").build_options({"units": "imperial"}).units == "imperial"
+    # --language on the command line moves the defaults with it
+    assert Settings().build_options({"language": "fr"}).paper == "a4"
+    assert Settings(language="ja").build_options({"language": "en"}).paper == "letter"

@@ -677,7 +677,7 @@ def test_brackets_inside_toml_strings_and_comments_are_not_nesting(tmp_path: Pat
     folder = settings_campaign(tmp_path, toml.encode())
     assert_fails_with_hostile(
         cli("check", folder),
-        f"{TOML}:3: x: unknown key; allowed: title, rules, cp, max_level, paper, units,"
+        f"{TOML}:3: x: unknown key; allowed: title, rules, cp, max_level, language, paper, units,"
         " duplex_offset_mm, build",
     )
 

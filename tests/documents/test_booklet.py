@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import re
+from gettext import NullTranslations
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,7 @@ from scratchpress.rules.tables import (
     round_fraction,
 )
 from scratchpress.statblocks import compute_campaign
+from scratchpress.wording import Wording, speaking
 
 from conftest import WriteCampaign, shared_location
 from pixelcheck import difference, page_image
@@ -1466,3 +1468,54 @@ def test_a_phone_s_two_frame_jpeg_is_a_booklet_picture(write_campaign: WriteCamp
     frames[0].save(buffer, format="MPO", save_all=True, append_images=frames[1:])
     (folder / "crew.jpg").write_bytes(buffer.getvalue())
     assert 'src="data:image/jpeg;base64,' in _view(folder)["chapters"][0]["html"]
+
+
+# --------------------------------------------------------------------------------------------
+# words: every label of ours from the catalogue
+
+
+class _Marked(NullTranslations):
+    """A catalogue that marks every message it words: «Contents»."""
+
+    def gettext(self, message: str) -> str:
+        return f"«{message}»"
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return f"«{singular if n == 1 else plural}»"
+
+    def pgettext(self, context: str, message: str) -> str:
+        return f"«{message}»"
+
+
+def test_the_inserts_contents_and_imprint_are_worded_from_the_catalogue() -> None:
+    """In a language that marks every message, the booklet's own words (its inserts'
+    headers and sentences, the contents, "Chapter 1", the imprint) are all marked, and the
+    author's Markdown is left as written."""
+    with speaking(Wording("en", translations=_Marked())):
+        view = _view(examples_dir())
+        html = render_html("booklet/booklet.html", view)
+    for label in [
+        "Contents",
+        "Chapter 1",
+        "Strength",
+        "Pack all day",
+        "Pace",
+        "Card",
+        "Normal damage",
+        "Threat",
+        "This year",
+        "Develops, sacrifices",
+        "The year",
+        "Projects each",
+        "Idea",
+        "Above 10: roll 1d20 and add the normal damage.",
+        "ace",
+        "frantic",
+    ]:
+        assert f"«{label}»" in html, label
+    # (The chapters' own Markdown tables may use the same English words.)
+    assert ">Contents<" not in html and ">Chapter 1<" not in html
+    assert "«Set with scratchpress" in html and "«Based on two games" in html
+    assert "«Version 1.0»" in html
+    # The author's words stay as written: the first chapter's title, unmarked.
+    assert f">{view['chapters'][0]['title']}<" in html

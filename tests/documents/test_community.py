@@ -9,25 +9,41 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+from pseudo import PSEUDO
 from pypdf import PdfReader
 
 from scratchpress.build import BuildReport, build
 from scratchpress.content.careers import career_problems
 from scratchpress.content.loader import resilience_content
 from scratchpress.definitions.campaign import load_campaign
-from scratchpress.definitions.models import BuildOptions, CommunityDef
+from scratchpress.definitions.models import BuildOptions, CommunityDef, HistoryYear, ProjectLog
 from scratchpress.documents import registry
 from scratchpress.documents.community import (
+    _creation,
+    _difficulty_grid,
+    _players_line,
+    _year_view,
     current_defenses,
     defends_against,
+    finding_words,
+    flags,
     project_ledger,
 )
 from scratchpress.problems import Problem
 from scratchpress.resources import examples_dir
-from scratchpress.rules.community import DEFENSES, plan_project
+from scratchpress.rules.community import (
+    DEFENSES,
+    LogFinding,
+    _plan_problems,
+    plan_project,
+    project_size,
+    review_log,
+)
 from scratchpress.statblocks import compute_campaign
+from scratchpress.wording import speaking
 
 from conftest import ExampleBuild, WriteCampaign
 
@@ -532,3 +548,185 @@ def test_a_long_list_of_flags_keeps_the_worksheet_on_one_page(
         pdf = out / "community-many-flags.pdf"
         assert len(PdfReader(pdf).pages) == 2, paper
         assert _text(pdf, 1).count("the defense this project develops") == 8
+
+
+# ---- worded from the catalogues (issue 28): the rules find codes, the sheet words them
+
+
+TEN = {"economy": 10, "environment": 10, "equity": 10}
+PLAIN_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def _findings() -> list[LogFinding]:
+    """A log that breaks every rule review_log knows, and ends the game both ways."""
+    projects = [
+        ProjectLog(
+            year=1,
+            player="Ann",
+            name="Mill",
+            develop={"economy": 2},
+            sacrifice={"economy": 1},
+            roll=3,
+        ),
+        ProjectLog(year=1, player="Ann", develop={"equity": 6}, roll=20),
+        ProjectLog(
+            year=1, player="Ben", develop={"equity": 1}, sacrifice={"environment": 2}, roll=20
+        ),
+        ProjectLog(year=1, player="Cy", develop={}, roll=20),
+        ProjectLog(year=1, player="Di", develop={"economy": 1}, roll=20),
+        ProjectLog(year=1, player="Ed", develop={"economy": 1}, roll=20),
+        ProjectLog(year=2, develop={"economy": 1}, sacrifice={"environment": 9}, roll=1),
+    ]
+    history = [
+        HistoryYear(year=1, bonus={"economy": 2, "equity": 1}),
+        HistoryYear(year=3, damage={"economy": 30}),
+    ]
+    review = review_log(TEN, 4, projects, history)
+    won = review_log(
+        {"economy": 14, "environment": 15, "equity": 15},
+        None,
+        [],
+        [
+            HistoryYear(year=1, bonus={"economy": 1}),
+        ],
+    )
+    won_by_project = review_log(
+        {"economy": 14, "environment": 15, "equity": 15},
+        None,
+        [
+            ProjectLog(player="Fay", name="Kiln", develop={"economy": 1}, roll=20),
+            ProjectLog(player="Fay", develop={"economy": 1}, roll=20),
+        ],
+        [],
+    )
+    fallen_at_year_end = review_log(TEN, 4, [], [HistoryYear(year=1, economy=0, equity=0)])
+    fallen_to_the_event = review_log(TEN, 4, [], [HistoryYear(year=1, damage={"economy": 10})])
+    return [
+        *review.findings,
+        *won.findings,
+        *won_by_project.findings,
+        *fallen_at_year_end.findings,
+        *fallen_to_the_event.findings,
+    ]
+
+
+def test_every_finding_reads_in_english_as_check_says_it() -> None:
+    found = _findings()
+    codes = {f.code for f in found}
+    assert codes >= {
+        "develops_nothing",
+        "develops_too_much",
+        "sacrifices_developed",
+        "sacrifices_too_much",
+        "sacrifices_lacking",
+        "bonus_too_large",
+        "starts_too_many",
+        "players_too_many",
+        "fallen",
+        "won",
+    }
+    assert {f.args["when"] for f in found if f.code in ("fallen", "won")} == {
+        "event",
+        "year end",
+        "project",
+    }
+    for finding in found:
+        assert finding_words(finding) == finding.message
+
+
+def test_a_defense_that_is_none_and_a_log_without_players_read_as_check_says() -> None:
+    broken = _plan_problems(project_size(1), {"wealth": 1}, {}, None)
+    finding = LogFinding((), broken[0].message, 1, code=broken[0].code, args=broken[0].args)
+    assert finding_words(finding) == "'wealth' is not a defense; use economy, environment or equity"
+    review = review_log(
+        TEN,
+        None,
+        [
+            ProjectLog(player="Ann", develop={"economy": 1}, roll=20),
+            ProjectLog(player="Ann", develop={"economy": 1}, roll=20),
+            ProjectLog(player="Ann", develop={"economy": 1}, roll=20),
+            ProjectLog(player="Ann", develop={"economy": 1}, roll=20),
+            ProjectLog(player="Ann", develop={"economy": 1}, roll=20),
+        ],
+        [],
+    )
+    (too_many,) = review.findings
+    assert too_many.args["players"] is None
+    assert finding_words(too_many) == too_many.message
+
+
+def _plain_words(value: Any, skip: frozenset[str]) -> list[str]:
+    """Plain-letter words in a view model, leaving out the campaign's own fields."""
+    if isinstance(value, str):
+        return [w for w in PLAIN_WORD.findall(value) if w not in {"d20"}]
+    if isinstance(value, dict):
+        return [w for k, v in value.items() if k not in skip for w in _plain_words(v, skip)]
+    if isinstance(value, (list, tuple)):
+        return [w for v in value for w in _plain_words(v, skip)]
+    return []
+
+
+def test_the_findings_and_the_sheet_s_words_come_from_the_catalogues() -> None:
+    with speaking(PSEUDO):
+        worded = [finding_words(f) for f in _findings()]
+        creation = _creation({"economy": 3, "environment": 16, "equity": 10})
+        grid = _difficulty_grid()
+        lines = [_players_line(4), _players_line(1), _players_line(None)]
+    # What is left in plain letters is the campaign's names only.
+    names = {"Ann", "Ben", "Mill", "Cy", "Di", "Ed", "Fay", "Kiln"}
+    assert {w for text in worded for w in PLAIN_WORD.findall(text)} <= names
+    assert _plain_words([creation, grid, lines], frozenset()) == []
+
+
+def test_the_worksheet_flags_are_worded_with_their_year_and_project() -> None:
+    from scratchpress.definitions.models import CommunityDef
+
+    community = CommunityDef(
+        name="Rust Hollow",
+        economy=10,
+        environment=10,
+        equity=10,
+        players=4,
+        projects=[{"year": 2, "develop": {"economy": 9}, "roll": 20}],
+    )
+    ledger = project_ledger(community)
+    assert flags(community, ledger) == [
+        "Year 2, project 1: a large project develops at most 5 levels, this one develops 9"
+    ]
+    with speaking(PSEUDO):
+        (flag,) = flags(community, ledger)
+    assert PLAIN_WORD.findall(flag) == []
+
+
+@pytest.mark.parametrize("year", [1, 3])
+def test_a_year_sheet_words_its_labels_and_the_game_s_terms(year: int) -> None:
+    from scratchpress.content.loader import resilience_content
+
+    event = next(e for e in resilience_content(None).events if e.attacks == "environment")
+    with speaking(PSEUDO):
+        view = _year_view(year, event, TEN, "Lantern Weir", 5)
+    content = frozenset(
+        {
+            "community",
+            "title",
+            "id",
+            "story",
+            "temporary",
+            "encounter",
+            "success",
+            "failure",
+            "prompt",
+            "choice",
+            "consequence",
+            "bonus",
+            "damage",
+            "year",
+        }
+    )
+    assert _plain_words(view, content) == []
+    english = _year_view(year, event, TEN, "Lantern Weir", 5)
+    assert english["threat"] == event.threat
+    assert english["attacks"] == "environment"
+    assert english["ledger"][0]["cells"] == ["10", "10", "10"]
+    if year == 3:
+        assert english["bonus_why"] == f"card +{event.attack_bonus}, year 3 +2"

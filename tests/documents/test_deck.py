@@ -13,6 +13,7 @@ import itertools
 import math
 import textwrap
 from collections import Counter
+from gettext import NullTranslations
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +47,11 @@ from scratchpress.documents.cardsheet import (
 from scratchpress.documents.deck import (
     DeckOptions,
     career_documents,
+    career_face,
     deck_document,
+    either,
     event_documents,
+    event_face,
     keep_numbers,
     layout_problems,
     per_sheet,
@@ -59,6 +63,7 @@ from scratchpress.render.templating import render_html
 from scratchpress.resources import examples_dir, fonts_dir, templates_dir
 from scratchpress.statblocks import compute_campaign
 from scratchpress.typesetting.paper import PAPER_MM
+from scratchpress.wording import Wording, speaking
 
 from conftest import Cli, WriteCampaign
 
@@ -548,3 +553,79 @@ def test_career_cards_print_what_each_career_wants(tmp_path: Path) -> None:
     )
     assert "WANTS" in text.upper()
     assert "no stream dammed for a mill" in text
+
+
+# --------------------------------------------------------------------------------------
+# Words: every label from the catalogue
+# --------------------------------------------------------------------------------------
+
+
+class _Marked(NullTranslations):
+    """A catalogue that marks every message it words: «Requires»."""
+
+    def gettext(self, message: str) -> str:
+        return f"«{message}»"
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return f"«{singular if n == 1 else plural}»"
+
+    def pgettext(self, context: str, message: str) -> str:
+        return f"«{message}»"
+
+
+MARKED = Wording("en", translations=_Marked())
+
+
+@pytest.mark.parametrize("kind", ["events", "careers"])
+def test_every_label_of_a_deck_comes_from_the_catalogue(kind: str) -> None:
+    """Fronts, backs, the rules card and the page notes: in a language that marks every
+    message, no label of ours is printed as the English literal."""
+    with speaking(MARKED):
+        document = deck_document(
+            kind,  # type: ignore[arg-type]
+            merged_entries(None, kind),  # type: ignore[arg-type]
+            BuildOptions(),
+            DeckOptions(backs="fold"),
+        )
+        html = render_html(document.template, document.context)
+    labels = {
+        "events": [
+            "This year",
+            "Challenge",
+            "Success:",
+            "Failure:",
+            "Decide",
+            "Encounter",
+            "How an event plays",
+            "Story",
+            "Resilience",
+            "Event",
+        ],
+        "careers": ["Career", "Combat role", "Requires", "Wants", "Project", "Career"],
+    }[kind]
+    for label in [*labels, "Scratch RPG", "Unofficial · written for scratchpress"]:
+        assert f"«{label}»" in html
+        assert f">{label}<" not in html and f">{label} " not in html
+    assert "«Print at 100% (actual size), one-sided»" in html  # the page note
+    assert "«Fold on the dashed line" in html
+    assert document.title == f"«Resilience {kind}»"
+    # The backs spell the defenses in capitals, the first letter set apart.
+    assert "<b>«</b>ECONOMY»" in html
+
+
+def test_event_and_career_faces_word_the_game_terms() -> None:
+    """Threats, defenses and abilities are the game's terms, worded once (terms.py)."""
+    event = next(e for e in resilience_content().events if e.windfall)
+    career = next(c for c in resilience_content().careers if len(c.required) > 1)
+    with speaking(MARKED):
+        face = event_face(event)
+        front = career_face(career)
+    assert face["threat"] == f"«Windfall · «{event.threat}»»"
+    assert face["mechanic"]["attacks"] == f"«Attacks «{event.attacks}»»"
+    assert face["mechanic"]["roll"] == f"«d20 + {event.attack_bonus}»"
+    assert face["challenge"]["roll"] == f"«d20 + «{event.challenge.ability}»»"
+    assert front["required_note"] == "«each at level 1»"
+    assert all(r["abilities"].startswith("«") for r in front["required"])
+    assert all(r["category"].startswith("«") for r in front["required"])
+    # English is the same as before the catalogues: fragments are whole messages.
+    assert either(["fighting", "wrestling", "knockout"]) == "fighting or wrestling or knockout"

@@ -418,6 +418,7 @@ def test_the_framed_initiative_is_what_each_player_adds_to_d20(
 
 
 def test_cards_print_each_roll_as_the_sheet_does(example: tuple[Campaign, Computed]) -> None:
+    from scratchpress.documents.actions import name
     from scratchpress.documents.sheet.rows import roll_text
 
     _, computed = example
@@ -425,7 +426,7 @@ def test_cards_print_each_roll_as_the_sheet_does(example: tuple[Campaign, Comput
     for card in _cards(computed):
         if card["kind"] != "character":
             continue
-        actions = {a.name: a for a in computed.block("character", card["title"]).stats.actions}  # type: ignore[union-attr]
+        actions = {name(a): a for a in computed.block("character", card["title"]).stats.actions}  # type: ignore[union-attr]
         for row in card["attacks"]:
             assert row["bonus"] == roll_text(actions[row["name"]])[0], (card["title"], row)
             bare += row["bonus"] == "d20"

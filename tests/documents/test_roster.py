@@ -16,6 +16,7 @@ from pypdf import PdfReader
 from scratchpress.build.run import allowed_roots
 from scratchpress.definitions.campaign import load_campaign
 from scratchpress.definitions.models import BuildOptions
+from scratchpress.documents import actions as action_words
 from scratchpress.documents.roster import attack_rows, documents, is_npc
 from scratchpress.render.engine import render_pdf
 from scratchpress.render.templating import render_html
@@ -121,7 +122,7 @@ def test_every_block_gives_its_attacks_with_the_sheets_bonuses(
         assert isinstance(block.stats, CharacterStats)
         shown = blocks[block.name]["attacks"]
         assert shown, f"{block.name} shows no attack"
-        actions = {a.name: a for a in block.stats.actions}
+        actions = {action_words.name(a): a for a in block.stats.actions}
         for attack in shown:  # type: ignore[attr-defined]
             action = actions[attack["name"]]
             assert attack["text"].startswith(f"+{action.bonus} vs "), attack

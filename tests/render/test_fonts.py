@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pikepdf
 import pytest
+from cjk_faces import a_cjk_collection, fontconfig_for
 from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 from typer.testing import CliRunner
@@ -20,7 +23,13 @@ from scratchpress.cli.app import app
 from scratchpress.render.fonts import confine_fonts, missing_font_packages
 from scratchpress.resources import fonts_dir
 from scratchpress.typesetting import measure
-from scratchpress.typesetting.fonts import FALLBACKS, SYSTEM_FONTS, system_fonts
+from scratchpress.typesetting.fonts import (
+    CJK_FAMILIES,
+    FALLBACKS,
+    SYSTEM_FONT_SCRIPTS,
+    USER_FONTCONFIG,
+    system_fonts,
+)
 
 BUNDLED = sorted(p for p in fonts_dir().iterdir() if p.suffix in {".ttf", ".otf"})
 
@@ -50,10 +59,64 @@ def test_fontconfig_sees_our_faces_and_nothing_else_of_the_machine() -> None:
 
 def test_every_family_a_fallback_chain_names_is_a_face_we_have() -> None:
     bundled = set().union(*(_families(p) for p in BUNDLED))
-    cjk = {"Noto Sans CJK SC", "Noto Serif CJK SC"}  # in Debian's fonts-noto-cjk
-    assert "fonts-noto-cjk" in SYSTEM_FONTS
+    assert "fonts-noto-cjk" in SYSTEM_FONT_SCRIPTS  # the system's, found where it keeps them
     named = {family for chain in FALLBACKS.values() for family in chain}
-    assert named - bundled - cjk == set()
+    assert named - bundled - CJK_FAMILIES == set()
+
+
+# Han characters whose Japanese and Simplified Chinese shapes differ.
+JAPANESE_SHAPED = "直骨"
+RENDER_BY_LANGUAGE = """
+import json, sys, io
+import pikepdf
+from scratchpress.typesetting import fonts
+fonts.DEBIAN_CJK = ()  # only what fontconfig finds
+from scratchpress.render.engine import render_pdf
+from scratchpress.render.fonts import confine_fonts
+from scratchpress.resources import templates_dir
+embedded = {}
+for lang in sys.argv[1:]:
+    html = (  # each family with its generic after it, as the templates set them
+        f"<html lang='{lang}'><p style='font-family: Lato, sans-serif'>Ab HAN</p>"
+        "<p style='font-family: \\"Charis SIL\\", serif'>Ab HAN</p></html>"
+    )
+    with pikepdf.open(io.BytesIO(render_pdf(html, templates_dir(), []).pdf)) as pdf:
+        font = pdf.pages[0].Resources.Font
+        embedded[lang] = sorted(str(font[name].BaseFont) for name in font.keys())
+found = [str(path) for path in fonts.cjk_font_files()]
+print(json.dumps({"found": found, "config": confine_fonts().read_text(), **embedded}))
+""".replace("HAN", JAPANESE_SHAPED)
+
+
+def test_a_cjk_face_found_through_fontconfig_draws_each_language_in_its_shapes(
+    tmp_path: Path,
+) -> None:
+    # A user whose fontconfig keeps the CJK faces somewhere of its own (not Debian's path):
+    # the build finds them there, confines rendering to exactly that file, and a Japanese
+    # page takes the collection's Japanese face where Chinese takes the Simplified one.
+    folder = tmp_path / "cjkfonts"
+    folder.mkdir()
+    copy = folder / "NotoSansCJK-Regular.ttc"
+    shutil.copyfile(a_cjk_collection(), copy)
+    env = {**os.environ, "FONTCONFIG_FILE": str(fontconfig_for(folder, tmp_path))}
+    env.pop(USER_FONTCONFIG, None)
+    result = subprocess.run(
+        [sys.executable, "-c", RENDER_BY_LANGUAGE, "ja", "zh", "en"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["found"] == [str(copy)]
+    assert f"<acceptfont><glob>{copy}</glob></acceptfont>" in out["config"]
+    cjk = {lang: [name for name in out[lang] if "CJK" in name] for lang in ("ja", "zh", "en")}
+    # One face each, of the copied collection's weight ("Noto-Sans-CJK-JP" or "-JP-Bold"),
+    # for the serif paragraph too: the sans collection is the serif chain's last resort.
+    assert len(cjk["ja"]) == 1 and "+Noto-Sans-CJK-JP" in cjk["ja"][0], out["ja"]
+    assert len(cjk["zh"]) == 1 and "+Noto-Sans-CJK-SC" in cjk["zh"][0], out["zh"]
+    assert cjk["en"] == cjk["zh"]  # no language to go by: the chains' Simplified Chinese
 
 
 def test_every_bundled_face_can_be_measured() -> None:
@@ -79,7 +142,7 @@ def test_greek_in_a_display_title_is_measured_in_the_face_that_draws_it() -> Non
 
 def test_han_characters_are_a_full_em_each_when_the_cjk_faces_are_installed() -> None:
     if not any(p == "fonts-noto-cjk" for p, _ in system_fonts()):
-        pytest.skip("needs Debian's fonts-noto-cjk")
+        pytest.skip("needs CJK faces (Debian's fonts-noto-cjk or the like)")
     em_mm = 10 * 25.4 / 72
     assert measure.text_width_mm("王小明", "Lato-Regular.ttf", 10) == pytest.approx(3 * em_mm)
 
@@ -100,7 +163,7 @@ runner = CliRunner()
 
 needs_cjk_fonts = pytest.mark.skipif(
     "fonts-noto-cjk" in missing_font_packages(),
-    reason="Chinese, Japanese and Korean need Debian's fonts-noto-cjk (.ci/install adds it)",
+    reason="Chinese, Japanese and Korean need CJK faces (.ci/install adds fonts-noto-cjk)",
 )
 
 

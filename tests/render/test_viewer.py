@@ -128,3 +128,19 @@ def test_print_all_is_every_document_once_bookmarked(built: Path) -> None:
         with pdf.open_outline() as outline:
             marks = [(item.title, pdf.pages.index(item.destination[0])) for item in outline.root]
     assert marks == [("Resilience events", 0), ("Scratch at the Table (saddle copy)", deck)]
+
+
+def test_the_printing_note_is_worded_in_the_build_s_language() -> None:
+    """The note printed on a sheet's margin is a catalogue message, not an English literal."""
+    from gettext import NullTranslations
+
+    from scratchpress.render.viewer import print_note
+    from scratchpress.wording import Wording, speaking
+
+    class Marked(NullTranslations):
+        def gettext(self, message: str) -> str:
+            return f"«{message}»"
+
+    assert print_note("long") == "Print at 100% (actual size), flip on the long edge"
+    with speaking(Wording("en", translations=Marked())):
+        assert print_note("short") == "«Print at 100% (actual size), flip on the short edge»"

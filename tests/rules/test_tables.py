@@ -17,7 +17,7 @@ from scratchpress.rules import (
     get_ruleset,
     plan_project,
 )
-from scratchpress.rules.actions import Action, character_actions
+from scratchpress.rules.actions import Action, Damage, character_actions
 from scratchpress.rules.community import project_size
 from scratchpress.rules.grid import GridMove, grid_movement
 from scratchpress.rules.health import health_bands
@@ -413,37 +413,38 @@ def actions(levels: dict[str, int], ruleset: str = "current") -> dict[str, Actio
 
 
 def test_chokestar_surprises_with_stealth_three_against_intelligence() -> None:
-    surprise = actions(CHOKESTAR)["Surprise"]
-    assert (surprise.roll, surprise.bonus, surprise.target) == ("stealth 3", 3, "intelligence")
-    assert (surprise.range, surprise.attack, surprise.damage) == ("long", "psychic", "")
+    surprise = actions(CHOKESTAR)["surprise"]
+    assert (surprise.roll, surprise.bonus, surprise.target) == ("stealth", 3, "intelligence")
+    assert (surprise.range, surprise.attack, surprise.damage) == ("long", "psychic", None)
 
 
 def test_detection_also_gives_surprise() -> None:
-    assert actions({"detection": 2, "toughness": 2})["Surprise"].roll == "detection 2"
-    assert "Surprise" not in actions({"toughness": 2})
+    assert actions({"detection": 2, "toughness": 2})["surprise"].roll == "detection"
+    assert "surprise" not in actions({"toughness": 2})
 
 
 def test_shooting_does_two_damage_and_five_on_an_automatic_success() -> None:
-    shooting = actions({"shooting": 2, "toughness": 2})["Shooting"]
-    assert (shooting.damage, shooting.auto_damage) == ("2", "5")
+    shooting = actions({"shooting": 2, "toughness": 2})["shooting"]
+    assert (shooting.damage, shooting.auto_damage) == (Damage(2), Damage(5))
     assert (shooting.bonus, shooting.target, shooting.range) == (2, "agility", "long")
 
 
 def test_intimidate_needs_command_and_rolls_against_the_higher_defense() -> None:
-    assert "Intimidate" not in actions(CHOKESTAR)
-    intimidate = actions({"command": 4, "toughness": 3})["Intimidate"]
+    assert "intimidate" not in actions(CHOKESTAR)
+    intimidate = actions({"command": 4, "toughness": 3})["intimidate"]
     assert intimidate.bonus == 4
-    assert intimidate.target == "intelligence or strength, whichever is higher"
+    assert intimidate.target == "intelligence_or_strength"
 
 
 def test_heal_and_revive_need_healing() -> None:
-    assert "Heal" not in actions(CHOKESTAR)
-    assert "Revive" not in actions(CHOKESTAR)
+    assert "heal" not in actions(CHOKESTAR)
+    assert "revive" not in actions(CHOKESTAR)
     flipfire = actions(
         {"shooting": 2, "healing": 1, "fighting": 2, "acrobatics": 1, "toughness": 4}
     )
-    for name in ("Heal", "Revive"):
-        assert (flipfire[name].bonus, flipfire[name].target) == (1, "difficulty 10")
+    for name in ("heal", "revive"):
+        healing = flipfire[name]
+        assert (healing.bonus, healing.target, healing.target_number) == (1, "difficulty", 10)
 
 
 def test_the_unrepeatable_actions_are_distract_surprise_and_intimidate() -> None:
@@ -459,26 +460,32 @@ def test_the_unrepeatable_actions_are_distract_surprise_and_intimidate() -> None
         "toughness": 1,
     }
     listed = character_actions(everything, get_ruleset("current"))
-    assert {a.name for a in listed if a.unrepeatable} == {"Distract", "Surprise", "Intimidate"}
+    assert {a.name for a in listed if a.unrepeatable} == {"distract", "surprise", "intimidate"}
 
 
 def test_the_wrestling_hold_damages_under_current_rules_only() -> None:
-    current = actions(CHOKESTAR)["Wrestling hold"]
-    assert (current.damage, current.auto_damage, current.target) == ("1", "2", "strength")
-    early = actions(CHOKESTAR, "early")["Wrestling hold"]
-    assert (early.damage, early.auto_damage) == ("", "")
+    current = actions(CHOKESTAR)["wrestling_hold"]
+    assert (current.damage, current.auto_damage, current.target) == (
+        Damage(1),
+        Damage(2),
+        "strength",
+    )
+    early = actions(CHOKESTAR, "early")["wrestling_hold"]
+    assert (early.damage, early.auto_damage) == (None, None)
 
 
 def test_basic_attack_adds_knockout_only_without_fighting_or_wrestling() -> None:
-    assert actions({"knockout": 3, "toughness": 2})["Basic attack"].roll == "knockout 3"
-    assert (
-        actions({"knockout": 3, "fighting": 1, "toughness": 2})["Basic attack"].roll == "fighting 1"
-    )
+    assert actions({"knockout": 3, "toughness": 2})["basic_attack"].roll == "knockout"
+    fighter = actions({"knockout": 3, "fighting": 1, "toughness": 2})["basic_attack"]
+    assert fighter.roll == "fighting"
 
 
 def test_knockout_does_four_when_healthy_and_two_when_injured() -> None:
-    knockout = actions({"knockout": 2, "toughness": 2})["Knockout"]
-    assert (knockout.damage, knockout.auto_damage) == ("4 (2 injured)", "5 (3 injured)")
+    knockout = actions({"knockout": 2, "toughness": 2})["knockout"]
+    assert (knockout.damage, knockout.auto_damage) == (
+        Damage(4, "injured", 2),
+        Damage(5, "injured", 3),
+    )
 
 
 def test_classic_attacks_all_roll_against_defense() -> None:

@@ -20,6 +20,7 @@ from ...problems import InputError, Problem
 from ...render.images import ImageProblem, picture_data_url
 from ...render.names import slug
 from ...statblocks import Computed
+from ...wording import N_, _
 from ..base import Document, page_context
 from .contents import contents_columns
 from .imposition import LAYOUTS, booklet_layout, impose_saddle, saddle_sheet
@@ -41,12 +42,12 @@ PREFIX = "booklet-"
 # scratchpress's credit, printed in every booklet: its inserts print our own writing (the
 # rules summaries, the Resilience events, careers and project ideas), which a reader must
 # not take for the games' own texts, and the games deserve their names on the page.
-CREDIT = (
+CREDIT = N_(
     "The rules summaries and the Resilience content scratchpress prints (its events,"
     " careers and project ideas) were written for scratchpress in its own words; they are"
     " not the official rule texts."
 )
-BASED_ON = (
+BASED_ON = N_(
     "Based on two games first published as wiki pages by SerpLord in 2011: the Scratch"
     " Role-Playing System (the Scratch RPS) and Resilience, the post-apocalyptic"
     " community game built on it."
@@ -82,7 +83,7 @@ def _cover_view(booklet: Booklet, ctx: BookletContext) -> dict[str, Any]:
         "title": d.title,
         "subtitle": d.subtitle or "",
         "author": d.author or "",
-        "version": f"Version {d.version}" if d.version else "",
+        "version": _("Version %(version)s") % {"version": d.version} if d.version else "",
         "image": "",
         "image_width": "",
         "image_alt": "",
@@ -97,7 +98,7 @@ def _cover_view(booklet: Booklet, ctx: BookletContext) -> dict[str, Any]:
             frame = (w_px * scale, h_px * scale)
             view["image"] = picture_data_url(picture, frame, grey=ctx.options.ink_saver)
             view["image_width"] = f"{frame[0]:.1f}mm"
-            view["image_alt"] = f"Cover picture of {d.title}"
+            view["image_alt"] = _("Cover picture of %(title)s") % {"title": d.title}
         except ImageProblem as err:
             ctx.problem(str(err), booklet.file, booklet.cover_line, "cover")
     return view
@@ -107,15 +108,21 @@ def _colophon_view(booklet: Booklet) -> dict[str, Any]:
     """The imprint, on the back of the cover where a book keeps its copyright page: the
     booklet's title and edition, the author's own note, then scratchpress's credit."""
     d = booklet.definition
-    imprint = d.title + (f", version {d.version}" if d.version else "")
-    if d.author:
-        imprint += f". {d.author}"
+    said = {"title": d.title, "version": d.version, "author": d.author}
+    if d.version and d.author:
+        imprint = _("%(title)s, version %(version)s. %(author)s.") % said
+    elif d.version:
+        imprint = _("%(title)s, version %(version)s.") % said
+    elif d.author:
+        imprint = _("%(title)s. %(author)s.") % said
+    else:
+        imprint = _("%(title)s.") % said
     return {
-        "imprint": imprint + ".",
+        "imprint": imprint,
         "note": d.colophon or "",
-        "credit": CREDIT,
-        "based_on": BASED_ON,
-        "printer": f"Set with scratchpress {__version__}.",
+        "credit": _(CREDIT),
+        "based_on": _(BASED_ON),
+        "printer": _("Set with scratchpress %(version)s.") % {"version": __version__},
     }
 
 
@@ -152,7 +159,7 @@ def booklet_view(
         # Markup: markdown-it escaped every character of the author's text (html is off)
         # and the inserts come from our own autoescaped templates.
         html = Markup(md.renderer.render(chapter.tokens, md.options, {}))
-        label = f"Chapter {len(chapters) + 1}"
+        label = _("Chapter %(number)s") % {"number": len(chapters) + 1}
         chapters.append({"id": title.id, "title": title.text, "label": label, "html": html})
         toc.append(
             {

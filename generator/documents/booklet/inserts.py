@@ -33,7 +33,7 @@ from ...definitions.validation import Source, validation_problems
 from ...definitions.yamlsafe import load_yaml
 from ...problems import InputError, Problem
 from ...rules import CharacterStats, CommunityStats, VehicleStats
-from ...rules.abilities import closest, display
+from ...rules.abilities import closest
 from ...rules.carry import carry_table
 from ...rules.community import PROJECT_SIZES, plan_project
 from ...rules.tables import (
@@ -50,10 +50,32 @@ from ...rules.tables import (
     random_damage_table,
     round_fraction,
 )
+from ...rules.vehicles import CrewMember
 from ...statblocks import Block
+from ...wording import N_, _, ngettext
+from .. import terms
 from ..common import carry_cells, signed
-from ..community import SHORT, TITLES, minus, project_result
+from ..community import minus, project_result
+from ..deck import ROLE_WORDS, either
 from .source import BookletContext, Line
+
+# The card suits and paces as the tables name them (rules.tables keys them in English).
+SUITS: dict[str, str] = {
+    "clubs": N_("clubs"),
+    "spades": N_("spades"),
+    "blue": N_("blue"),
+    "green": N_("green"),
+    "hearts": N_("hearts"),
+    "diamonds": N_("diamonds"),
+    "yellow": N_("yellow"),
+    "red": N_("red"),
+}
+PACE_WORDS: dict[str, str] = {
+    "frantic": N_("frantic"),
+    "normal": N_("normal"),
+    "chase": N_("chase"),
+    "hunt": N_("hunt"),
+}
 
 # ---------------------------------------------------------------------------------- inserts
 
@@ -178,33 +200,44 @@ def did_you_mean(name: str, known: Sequence[str]) -> str:
 def _character_block(block: Block, stats: CharacterStats) -> dict[str, Any]:
     numbers: list[tuple[str, int]]
     if stats.defense is not None:
-        numbers = [("Defense", stats.defense)]
+        numbers = [(_title("defense"), stats.defense)]
     else:
         numbers = [
-            ("Agility", stats.agility or 0),
-            ("Intelligence", stats.intelligence or 0),
-            ("Strength", stats.strength or 0),
+            (_title("agility"), stats.agility or 0),
+            (_title("intelligence"), stats.intelligence or 0),
+            (_title("strength"), stats.strength or 0),
         ]
-    numbers += [("Stamina", stats.stamina), ("HP", stats.hit_points)]
+    numbers += [(_title("stamina"), stats.stamina), (_("HP"), stats.hit_points)]
     if block.kind == "minion":
-        many = "minions" if block.count > 1 else "minion"
-        role = (
-            f"{block.count} {many} of {block.leader}"
-            if block.count > 1
-            else (f"{many} of {block.leader}")
-        )
+        role = ngettext("minion of %(leader)s", "%(num)s minions of %(leader)s", block.count) % {
+            "num": block.count,
+            "leader": block.leader,
+        }
     else:
-        role = f"group: {block.group}" if block.group else ""
+        role = _("group: %(group)s") % {"group": block.group} if block.group else ""
     return {
         "name": block.name,
         "role": role,
         "description": block.description,
         "numbers": [{"label": label, "value": str(value)} for label, value in numbers],
         "lines": [
-            {"level": str(a.level), "name": display(a.name), "extra": "", "note": a.note}
+            {"level": str(a.level), "name": terms.ability(a.name), "extra": "", "note": a.note}
             for a in stats.abilities
         ],
     }
+
+
+def _title(derived: str) -> str:
+    """A derived value as a stat block's label: "Agility"."""
+    word = terms.derived(derived)
+    return word[:1].upper() + word[1:]
+
+
+def _crew_title(member: CrewMember) -> str:
+    """The crew member's job, as the vehicle sheet names it: "pilot", "gunner"."""
+    if member.role == "operator":
+        return terms.operator_title(member.ability)
+    return _("gunner")
 
 
 def _vehicle_block(block: Block, stats: VehicleStats) -> dict[str, Any]:
@@ -212,19 +245,23 @@ def _vehicle_block(block: Block, stats: VehicleStats) -> dict[str, Any]:
     for a in stats.abilities:
         extra = ""
         if a.crew is not None and a.crewed != a.level:
-            extra = f"({a.crewed} with {a.crew.name} as {a.crew.title})"
+            rest = _("with %(name)s as %(title)s") % {
+                "name": a.crew.name,
+                "title": _crew_title(a.crew),
+            }
+            extra = f"({a.crewed} {rest})"
         lines.append(
-            {"level": str(a.level), "name": display(a.name), "extra": extra, "note": a.note}
+            {"level": str(a.level), "name": terms.ability(a.name), "extra": extra, "note": a.note}
         )
     return {
         "name": block.name,
-        "role": f"vehicle · moves by {display(stats.movement)}",
+        "role": _("vehicle · moves by %(movement)s") % {"movement": terms.ability(stats.movement)},
         "description": block.description,
         "numbers": [
-            {"label": "Defense", "value": str(stats.defense)},
-            {"label": "Stamina", "value": str(stats.stamina)},
-            {"label": "HP", "value": str(stats.hit_points)},
-            {"label": "Fuel", "value": str(stats.fuel)},
+            {"label": _title("defense"), "value": str(stats.defense)},
+            {"label": _title("stamina"), "value": str(stats.stamina)},
+            {"label": _("HP"), "value": str(stats.hit_points)},
+            {"label": _("Fuel"), "value": str(stats.fuel)},
         ],
         "lines": lines,
     }
@@ -233,13 +270,19 @@ def _vehicle_block(block: Block, stats: VehicleStats) -> dict[str, Any]:
 def _community_block(block: Block, stats: CommunityStats) -> dict[str, Any]:
     return {
         "name": block.name,
-        "role": "community",
+        "role": _("community"),
         "description": block.description,
         "numbers": [
-            {"label": name.title(), "value": str(value)} for name, value in stats.defenses.items()
+            {"label": terms.defense_title(name), "value": str(value)}
+            for name, value in stats.defenses.items()
         ],
         "lines": [
-            {"level": str(value), "name": name, "extra": "", "note": stats.notes.get(name, "")}
+            {
+                "level": str(value),
+                "name": terms.defense(name),
+                "extra": "",
+                "note": stats.notes.get(name, ""),
+            }
             for name, value in stats.defenses.items()
             if stats.notes.get(name)
         ],
@@ -343,24 +386,35 @@ def _die_view(spec: DieInsert) -> dict[str, Any]:
     # half of the deck, ranks across, keeps the table three lines tall.
     view["cards"] = {
         "ranks": [
-            "ace" if rank == 1 else ("10 or 0" if rank == 10 else str(rank))
+            _("ace") if rank == 1 else (_("10 or 0") if rank == 10 else str(rank))
             for rank in range(1, len(values) + 1)
         ],
         "rows": [
-            {"suits": ", ".join(LOW_SUITS), "cells": [str(row[0]) for row in values]},
-            {"suits": ", ".join(HIGH_SUITS), "cells": [str(row[len(LOW_SUITS)]) for row in values]},
+            {
+                "suits": ", ".join(_(SUITS[suit]) for suit in LOW_SUITS),
+                "cells": [str(row[0]) for row in values],
+            },
+            {
+                "suits": ", ".join(_(SUITS[suit]) for suit in HIGH_SUITS),
+                "cells": [str(row[len(LOW_SUITS)]) for row in values],
+            },
         ],
-        "reshuffle": (
-            f"Reshuffle all 40 cards after {CARD_RESHUFFLE_DRAWS} draws, or as soon as a"
-            " card worth 20 is drawn."
-        ),
+        "reshuffle": _(
+            "Reshuffle all 40 cards after %(draws)s draws, or as soon as a card worth 20 is drawn."
+        )
+        % {"draws": CARD_RESHUFFLE_DRAWS},
     }
     faces = ", ".join(str(v) for v in sorted(D6_TIMES_FOUR))
     view["d6"] = [
-        f"One d6 × 4, a six counting as 0: {faces}. A 5 (20) is an automatic success"
-        " only if a second roll shows 5 or 6.",
-        "Two d6 added and doubled, sixes counting as 0: 0 to 20 in steps of 2."
-        " Only a double 5 is an automatic success.",
+        _(
+            "One d6 × 4, a six counting as 0: %(faces)s. A 5 (20) is an automatic success"
+            " only if a second roll shows 5 or 6."
+        )
+        % {"faces": faces},
+        _(
+            "Two d6 added and doubled, sixes counting as 0: 0 to 20 in steps of 2."
+            " Only a double 5 is an automatic success."
+        ),
     ]
     return view
 
@@ -378,8 +432,9 @@ def _damage_view() -> dict[str, Any]:
     ]
     return {
         "rows": rows,
-        "above": "Above 10: roll 1d20 and add the normal damage.",
-        "hp": f"Maximum HP × {RANDOM_DAMAGE_HP_FACTOR} while this rule is in use.",
+        "above": _("Above 10: roll 1d20 and add the normal damage."),
+        "hp": _("Maximum HP × %(factor)s while this rule is in use.")
+        % {"factor": RANDOM_DAMAGE_HP_FACTOR},
     }
 
 
@@ -388,7 +443,13 @@ def _pace_view(spec: PaceInsert) -> dict[str, Any]:
     return {
         "columns": [str(n) for n in range(spec.low, spec.high + 1)],
         "rows": [
-            {"pace": pace, "length": PACE_LENGTH[pace], "cells": [str(v) for v in table[pace]]}
+            {
+                "pace": _(PACE_WORDS[pace]),
+                # rules.tables says "4 min"; the number is the rules', the unit a word.
+                "length": _("%(minutes)s min")
+                % {"minutes": PACE_LENGTH[pace].removesuffix(" min")},
+                "cells": [str(v) for v in table[pace]],
+            }
             for pace in PACES
         ],
     }
@@ -407,7 +468,7 @@ def _events_view(spec: EventsInsert, ctx: BookletContext) -> dict[str, Any]:
         rows = [
             {
                 "title": e.title,
-                "threat": e.threat,
+                "threat": terms.threat(e.threat),
                 "bonus": signed(e.attack_bonus),
                 "damage": str(e.damage),
             }
@@ -415,7 +476,7 @@ def _events_view(spec: EventsInsert, ctx: BookletContext) -> dict[str, Any]:
             if e.attacks == defense
         ]
         if rows:
-            groups.append({"defense": defense.title(), "rows": rows})
+            groups.append({"defense": terms.defense_title(defense), "rows": rows})
     return {"groups": groups, "count": len(events)}
 
 
@@ -424,8 +485,15 @@ def _events_view(spec: EventsInsert, ctx: BookletContext) -> dict[str, Any]:
 
 def _moves(develop: Mapping[str, int], sacrifice: Mapping[str, int]) -> str:
     """A project as the table says it aloud: ``+5 economy, −4 environment``."""
-    gains = [f"+{n} {name}" for name, n in develop.items()]
-    return ", ".join(gains + [f"−{n} {name}" for name, n in sacrifice.items()])
+    gains = [
+        _("+%(levels)s %(defense)s") % {"levels": n, "defense": terms.defense(name)}
+        for name, n in develop.items()
+    ]
+    losses = [
+        _("−%(levels)s %(defense)s") % {"levels": n, "defense": terms.defense(name)}
+        for name, n in sacrifice.items()
+    ]
+    return ", ".join(gains + losses)
 
 
 def _change(value: int, zero: str = "") -> str:
@@ -455,14 +523,18 @@ def _event_card_view(spec: EventCardInsert, ctx: BookletContext, where: _Where) 
     challenge = event.challenge
     return {
         "title": event.title,
-        "threat": event.threat,
-        "attacks": TITLES[event.attacks],
-        "attack": f"d20 {signed(event.attack_bonus)} against {event.attacks}",
+        "threat": terms.threat(event.threat),
+        "attacks": terms.defense_title(event.attacks),
+        "attack": _("d20 %(bonus)s against %(defense)s")
+        % {"bonus": signed(event.attack_bonus), "defense": terms.defense(event.attacks)},
         "damage": str(event.damage),
         "story": event.story,
         "temporary": event.temporary,
-        "challenge": f"{display(challenge.ability).capitalize()},"
-        f" difficulty {challenge.difficulty}",
+        "challenge": _("%(ability)s, difficulty %(difficulty)s")
+        % {
+            "ability": terms.ability(challenge.ability).capitalize(),
+            "difficulty": challenge.difficulty,
+        },
         "success": challenge.success,
         "failure": challenge.failure,
         "prompt": event.decision.prompt,
@@ -521,7 +593,7 @@ def _projects_view(spec: ProjectsInsert, ctx: BookletContext, where: _Where) -> 
                 "moves": _moves(plan.develop, plan.sacrifice),
                 "difficulty": minus(plan.difficulty),
                 "roll": "–" if plan.automatic else str(line.roll or ""),
-                "result": result,
+                "result": terms.project_result(result),
                 "changes": [_change(change[d]) for d in DEFENSES],
             }
         )
@@ -544,11 +616,19 @@ def _projects_view(spec: ProjectsInsert, ctx: BookletContext, where: _Where) -> 
     for name, levels in spec.bonus.items():
         year[name] += levels
     view: dict[str, Any] = {
-        "defenses": [SHORT[d] for d in DEFENSES],
+        "defenses": [terms.defense_short(d) for d in DEFENSES],
         "rows": rows,
-        "size": f"{spec.players} players: {each} {size.size} project"
-        + ("s" if each > 1 else "")
-        + f" each, up to {size.max_development} levels",
+        "size": ngettext(
+            "%(players)s players: %(num)s %(size)s project each, up to %(levels)s levels",
+            "%(players)s players: %(num)s %(size)s projects each, up to %(levels)s levels",
+            each,
+        )
+        % {
+            "players": spec.players,
+            "num": each,
+            "size": terms.project_size(size.size),
+            "levels": size.max_development,
+        },
         "bonus": [_change(spec.bonus.get(d, 0)) for d in DEFENSES] if spec.bonus else [],
         "year": [_change(year[d], zero="0") for d in DEFENSES],
     }
@@ -562,18 +642,19 @@ def _project_sizes_view() -> dict[str, Any]:
     return {
         "players": [str(n) for n in counts],
         "rows": [
-            {"label": "Projects each", "cells": [str(s.projects_per_player) for s in sizes]},
-            {"label": "Size", "cells": [s.size for s in sizes]},
-            {"label": "Levels, at most", "cells": [str(s.max_development) for s in sizes]},
+            {"label": _("Projects each"), "cells": [str(s.projects_per_player) for s in sizes]},
+            {"label": _("Size"), "cells": [terms.project_size(s.size) for s in sizes]},
+            {"label": _("Levels, at most"), "cells": [str(s.max_development) for s in sizes]},
             {
-                "label": "The group's levels",
+                "label": _("The group's levels"),
                 "cells": [
                     str(n * s.projects_per_player * s.max_development)
                     for n, s in zip(counts, sizes, strict=True)
                 ],
             },
         ],
-        "beyond": f"{max(counts) + 1} or more players: the rules stop at {max(counts)}.",
+        "beyond": _("%(more)s or more players: the rules stop at %(most)s.")
+        % {"more": max(counts) + 1, "most": max(counts)},
     }
 
 
@@ -600,12 +681,14 @@ def _project_ideas_view(spec: ProjectIdeasInsert, ctx: BookletContext) -> dict[s
                     "name": idea.name,
                     "theme": idea.theme,
                     "moves": _moves(plan.develop, plan.sacrifice),
-                    "size": idea.size,
-                    "difficulty": "automatic" if plan.automatic else minus(plan.difficulty),
+                    "size": terms.project_size(idea.size),
+                    "difficulty": terms.project_result("automatic")
+                    if plan.automatic
+                    else minus(plan.difficulty),
                 }
             )
         if rows:
-            groups.append({"defense": TITLES[defense], "rows": rows})
+            groups.append({"defense": terms.defense_title(defense), "rows": rows})
     return {"groups": groups}
 
 
@@ -615,8 +698,8 @@ def _careers_view(ctx: BookletContext) -> dict[str, Any]:
         "careers": [
             {
                 "name": c.name,
-                "role": c.combat_role or "",
-                "required": [" or ".join(display(a) for a in group) for group in c.required],
+                "role": _(ROLE_WORDS[c.combat_role]) if c.combat_role else "",
+                "required": [either([terms.ability(a) for a in group]) for group in c.required],
                 "wants": c.wants or "",
             }
             for c in careers

@@ -25,6 +25,7 @@ from ...render.lint import SOURCE_ATTRIBUTE, source_line
 from ...render.names import slug
 from ...render.templating import render_html
 from ...typesetting.units import MM_PER_INCH
+from ...wording import _
 from .inserts import INSERT_FENCE, insert_view
 from .source import BookletContext, ChapterFile, campaign_file, relative_path
 
@@ -160,7 +161,7 @@ def parse_chapter(md: MarkdownIt, chapter: ChapterFile, ctx: BookletContext) -> 
                 chapter.shown,
                 line,
             )
-        text = _plain(tokens[index + 1]) or "untitled"
+        text = _plain(tokens[index + 1]) or _("untitled")
         heading = Heading(level, text, _unique_id(text, ctx.ids))
         token.attrSet("id", heading.id)
         if level == 1:
@@ -276,7 +277,7 @@ def keep_with_tables(tokens: Sequence[Token]) -> None:
             continue
         # A paragraph is three tokens: paragraph_open, inline, paragraph_close.
         end = index
-        for _ in range(INTRO_PARAGRAPHS):
+        for __ in range(INTRO_PARAGRAPHS):
             if end < 3 or tokens[end - 1].type != "paragraph_close":
                 break
             opening = tokens[end - 3]

@@ -23,6 +23,7 @@ from ...definitions.models import BuildOptions
 from ...problems import Problem
 from ...render.jobs import Placement
 from ...statblocks import Block, Computed, InitiativeGroup
+from ...wording import N_, _
 from ..base import Document, Imposed, page_context
 from .cards import character_cards, group_cards
 from .fitting import TYPE_FLOOR_PT, band_title, fit_text, player_title_size
@@ -152,7 +153,7 @@ def shortened(cards: Sequence[dict[str, Any]]) -> list[Problem]:
 
 KIND, TITLE, STEM, TEMPLATE = (
     "initiative",
-    "Initiative cards",
+    N_("Initiative cards"),  # worded where it is given
     "initiative-cards",
     "initiative/cards.html",
 )
@@ -167,7 +168,8 @@ def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> 
     cards = all_cards(computed, options)
     if not cards:
         return []
-    return [Document(KIND, TITLE, STEM, TEMPLATE, _context(cards, options), print_flip="one-sided")]
+    context = _context(cards, options)
+    return [Document(KIND, _(TITLE), STEM, TEMPLATE, context, print_flip="one-sided")]
 
 
 def build_documents(
@@ -198,13 +200,15 @@ def build_documents(
         batch_context=batch,
         max_batch=SHEETS_PER_BATCH,
     )
-    return [Document(KIND, TITLE, STEM, TEMPLATE, context, imposed=imposed, print_flip="one-sided")]
+    return [
+        Document(KIND, _(TITLE), STEM, TEMPLATE, context, imposed=imposed, print_flip="one-sided")
+    ]
 
 
 def _context(cards: list[dict[str, Any]], options: BuildOptions) -> dict[str, Any]:
     m = METRICS[options.cards]
     return {
-        "title": TITLE,
+        "title": _(TITLE),
         "page": page_context(options),
         "m": css_metrics(m),
         "size": m.size,

@@ -13,6 +13,8 @@ from ...rules.character import CharacterStats
 from ...statblocks import Block, Computed, InitiativeGroup
 from ...typesetting.fonts import FACES
 from ...typesetting.units import mm
+from ...wording import _
+from .. import actions as action_words
 from ..common import signed
 from ..sources import Origins
 from .fitting import fit_text, member_name
@@ -29,6 +31,7 @@ from .wording import (
     bonus_lines,
     defenses,
     hp_lines,
+    short,
     short_damage,
     short_target,
     stats_of,
@@ -48,13 +51,11 @@ class Row:
 
 
 INIT_EXTRA_MM = 2.0  # "+30" is wider than a defense
-# The stat behind each defense column, for the preview's sources.
-DEFENSE_STATS = {"AGI": "agility", "INT": "intelligence", "STR": "strength", "DEF": "defense"}
 
 
 def number_sources(stats: CharacterStats, origins: Origins, individual: bool) -> list[str]:
     """Where each number of a member row comes from, in the row's order."""
-    keys = [DEFENSE_STATS[label] for label, _ in defenses(stats)] + ["stamina"]
+    keys = [key for key, _value in defenses(stats)] + ["stamina"]
     if individual:
         keys.append("initiative_bonus")
     return [origins.stat(key) for key in keys]
@@ -66,10 +67,14 @@ def group_columns(
     """The number columns of a group card and their widths in mm: the ruleset's defenses,
     stamina, and each member's own initiative when everyone rolls alone."""
     sample = stats_of(members[0]) if members else None
-    labels = [label for label, _ in defenses(sample)] if sample else ["AGI", "INT", "STR"]
-    columns = [(label, m.value_w) for label in [*labels, "STA"]]
+    keys = (
+        [key for key, _value in defenses(sample)]
+        if sample
+        else ["agility", "intelligence", "strength"]
+    )
+    columns = [(short(key), m.value_w) for key in [*keys, "stamina"]]
     if computed.rules.individual_initiative:
-        columns.append(("INIT", m.value_w + INIT_EXTRA_MM))
+        columns.append((short("initiative_bonus"), m.value_w + INIT_EXTRA_MM))
     return columns
 
 
@@ -85,12 +90,14 @@ def member_rows(
     name_w = NAME_W_ONE_LINE if m.one_line else m.inner_w - columns_w
     for block in group.members:
         stats = stats_of(block)
-        values = [str(v) for _, v in defenses(stats)] + [str(stats.stamina)]
+        values = [str(v) for _key, v in defenses(stats)] + [str(stats.stamina)]
         if individual:
             values.append(signed(stats.initiative_bonus))
         sources = number_sources(stats, Origins(block, computed), individual)
         letters = tick_letters(stats.actions)
-        ticks = [{"letter": letter, "title": name} for name, letter in letters.items()]
+        ticks = [
+            {"letter": letter, "title": action_words.named(key)} for key, letter in letters.items()
+        ]
         if m.one_line:
             hp_w = m.inner_w - NAME_W_ONE_LINE - columns_w - 3 * m.tick_w - HP_INDENT_MM
         else:
@@ -146,7 +153,10 @@ def legend(rows: Sequence[Row], limit: str = "once per target") -> str:
             seen.setdefault(tick["letter"], tick["title"].lower())
     if not seen:
         return ""
-    return limit.capitalize() + ": " + " · ".join(f"{k} {v}" for k, v in seen.items())
+    ticks = " · ".join(
+        _("%(letter)s %(action)s") % {"letter": k, "action": v} for k, v in seen.items()
+    )
+    return _("%(limit)s: %(ticks)s") % {"limit": limit.capitalize(), "ticks": ticks}
 
 
 def group_cards(group: InitiativeGroup, computed: Computed, m: Metrics) -> list[dict[str, Any]]:
@@ -172,20 +182,20 @@ def group_cards(group: InitiativeGroup, computed: Computed, m: Metrics) -> list[
             {
                 "kind": "group",
                 "title": group.name,
-                "label": "Group",
+                "label": _("Group"),
                 "part": _part(index, len(chunks)),
                 "bonus": signed(group.bonus),
                 "bonus_source": bonus_source,
-                "bonus_label": "best single bonus" if individual else "group initiative",
+                "bonus_label": _("best single bonus") if individual else _("group initiative"),
                 "bonus_lines": bonus_lines(group.rule),
                 "columns": [{"label": label, "width": mm(width)} for label, width in columns],
                 "members": [row.view for row in chunk],
-                "legend": legend(chunk, computed.rules.psychic_limit),
+                "legend": legend(chunk, action_words.limit(computed.rules)),
                 # The players' own group lists its members; an adversary group shows only
                 # its name, so the tent tells the table no more than the GM does.
                 "player": {
                     "title": group.name,
-                    "subtitle": "Initiative group",
+                    "subtitle": _("Initiative group"),
                     "lines": _unique([row.view["name"] for row in rows]) if played else [],
                 },
             }
@@ -200,7 +210,9 @@ def _unique(names: list[str]) -> list[str]:
 def _part(index: int, total: int) -> str:
     if total == 1:
         return ""
-    return f"cont. {index + 1}/{total}" if index else f"1/{total}"
+    if index:
+        return _("cont. %(part)s/%(parts)s") % {"part": index + 1, "parts": total}
+    return _("%(part)s/%(parts)s") % {"part": 1, "parts": total}
 
 
 # ------------------------------------------------------------------------------------------
@@ -209,7 +221,7 @@ def _part(index: int, total: int) -> str:
 
 def initiative_roll(bonus: int) -> str:
     """What a card's framed initiative says: ``+38``, or ``d20`` when nothing is added."""
-    return signed(bonus) if bonus else "d20"
+    return signed(bonus) if bonus else _("d20")
 
 
 def attack_rows(stats: CharacterStats) -> list[dict[str, Any]]:
@@ -219,12 +231,12 @@ def attack_rows(stats: CharacterStats) -> list[dict[str, Any]]:
         {
             "tick": action.unrepeatable,
             "letter": letters.get(action.name, ""),
-            "name": action.name,
+            "name": action_words.name(action),
             # The sheet's words: an attack no ability adds to is rolled on the bare d20.
-            "bonus": signed(action.bonus or 0) if action.roll else "d20",
-            "target": short_target(action.target),
+            "bonus": signed(action.bonus or 0) if action.roll else _("d20"),
+            "target": short_target(action),
             "damage": short_damage(action),
-            "range": action.range,
+            "range": action_words.range_(action),
         }
         for action in stats.actions
         if action.attack
@@ -254,7 +266,8 @@ def character_cards(
         used = m.meta_h + 2 * m.defense_h + 2 * m.section_gap + hp_h
         rows_needed = math.ceil(len(CONDITIONS) / 2)
         if used + m.legend_h + rows_needed * m.pitch + m.section_gap <= m.inner_h - top:
-            conditions = [list(CONDITIONS[i : i + 2]) for i in range(0, len(CONDITIONS), 2)]
+            worded = [_(condition) for condition in CONDITIONS]
+            conditions = [worded[i : i + 2] for i in range(0, len(worded), 2)]
     origins = Origins(block, computed)
     attacks = attack_rows(stats)
     # Where each attack's bonus comes from, for the preview, in the attacks' order.
@@ -271,11 +284,12 @@ def character_cards(
     # The framed number is the one this player adds to d20: the group's when the group
     # rolls together, else their own. No second number beside it may contradict it.
     if group is None:
-        group_line, rolled = "Rolls alone: no group", stats.initiative_bonus
+        group_line, rolled = _("Rolls alone: no group"), stats.initiative_bonus
     elif individual:
-        group_line, rolled = f"Rolls alone · {group.name}", stats.initiative_bonus
+        group_line = _("Rolls alone · %(group)s") % {"group": group.name}
+        rolled = stats.initiative_bonus
     else:
-        group_line, rolled = f"Rolls with {group.name}", group.bonus
+        group_line, rolled = _("Rolls with %(group)s") % {"group": group.name}, group.bonus
     init_source = (
         origins.traced("initiative_bonus", group.rule, "group")
         if group is not None and not individual
@@ -290,7 +304,7 @@ def character_cards(
             {
                 "kind": "character",
                 "title": block.name,
-                "label": "Character",
+                "label": _("Character"),
                 "part": _part(index, len(chunks)),
                 "first": index == 0,
                 "group": group.name if group else "",
@@ -298,7 +312,7 @@ def character_cards(
                 "init": initiative_roll(rolled),
                 "init_source": init_source if rolled else "",
                 "defenses": [
-                    {"label": k, "value": str(v), "source": origins.stat(DEFENSE_STATS[k])}
+                    {"label": short(k), "value": str(v), "source": origins.stat(k)}
                     for k, v in defenses(stats)
                 ],
                 "stamina": str(stats.stamina),
@@ -312,7 +326,7 @@ def character_cards(
                 "player": {
                     "title": block.name,
                     "subtitle": group.name if group else "",
-                    "lines": [f"played by {player}"] if player else [],
+                    "lines": [_("played by %(player)s") % {"player": player}] if player else [],
                 },
             }
         )

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...typesetting.units import mm
+from ...wording import N_
 from ..cardsheet import CARD_SAFE_MM
 
 
@@ -109,7 +110,7 @@ METRICS: dict[str, Metrics] = {
 NAME_W_ONE_LINE = 34.0  # wide group card: the member-name column
 HP_LABEL_W = 6.0  # "HP" before a character's track
 # States that last past a turn (RULES.md §5): tick them on the wide cards, which have room.
-CONDITIONS = ("delayed", "panicked", "evading", "engaged", "in cover")
+CONDITIONS = (N_("delayed"), N_("panicked"), N_("evading"), N_("engaged"), N_("in cover"))
 HP_INDENT_MM = 1.5  # wide group card: space between the numbers and the HP boxes
 META_PT = 7.5  # the character card's group line
 MINION_INDENT_MM = 2.5  # minions sit under their leader, indented

@@ -4,55 +4,65 @@ the HP track in lines of boxes."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from ...rules.actions import Action
 from ...rules.character import CharacterStats
 from ...statblocks import Block
+from ...wording import N_, _
+from .. import actions as action_words
+from .. import terms
 from ..common import hp_track
 
+# The derived values as a card's narrow columns and boxes name them, by their key.
+SHORT = {
+    "agility": N_("AGI"),
+    "intelligence": N_("INT"),
+    "strength": N_("STR"),
+    "defense": N_("DEF"),
+    "stamina": N_("STA"),
+    "initiative_bonus": N_("INIT"),
+}
+
 TARGETS = {
-    "agility": "AGI",
-    "intelligence": "INT",
-    "strength": "STR",
-    "defense": "DEF",
-    "intelligence or strength, whichever is higher": "max INT/STR",
-    "intelligence (only if its strength is not above yours)": "INT (STR ≤)",
+    "agility": N_("AGI"),
+    "intelligence": N_("INT"),
+    "strength": N_("STR"),
+    "defense": N_("DEF"),
+    "intelligence_or_strength": N_("max INT/STR"),
+    "intelligence_if_not_stronger": N_("INT (STR ≤)"),
 }
 
 
-def short_target(target: str) -> str:
-    return TARGETS.get(target, target)
+def short(key: str) -> str:
+    """A derived value's abbreviation on a card: ``agility`` reads "AGI"."""
+    return _(SHORT[key])
+
+
+def short_target(action: Action) -> str:
+    """What an attack rolls against, by its key, as short as a card's column needs."""
+    if action.target in TARGETS:
+        return _(TARGETS[action.target])
+    return action_words.target(action)
 
 
 def short_damage(action: Action) -> str:
-    """Damage and the lasting effect on the target, e.g. "1 + delay", "panic", "4 (2 inj.)".
-
-    Action has no structured field for what it does to the target, so the effect is read
-    from the rules module's own effect text; every phrase matched here is written there."""
-    damage = action.damage.replace(" injured)", " inj.)")
-    effect = ""
-    if "a basic attack and a hold" in action.effect:  # the older wrestling hold
-        effect = "atk + hold"
-    elif "target delayed" in action.effect:
-        effect = "delay"
-    elif "target panicked" in action.effect:
-        effect = "panic"
-    if damage and effect:
-        return f"{damage} + {effect}"
-    return damage or effect or "–"
+    """Damage and the lasting effect on the target, e.g. "1 + delay", "panic", "4 (2 inj.)"."""
+    return action_words.card_damage(action)
 
 
 def defenses(stats: CharacterStats) -> list[tuple[str, int]]:
-    """The defenses this ruleset computes: agility, intelligence, strength or one defense."""
+    """The defenses this ruleset computes, by key: agility, intelligence, strength or one
+    defense (:func:`short` words them)."""
     named = (
-        ("AGI", stats.agility),
-        ("INT", stats.intelligence),
-        ("STR", stats.strength),
-        ("DEF", stats.defense),
+        ("agility", stats.agility),
+        ("intelligence", stats.intelligence),
+        ("strength", stats.strength),
+        ("defense", stats.defense),
     )
-    return [(label, value) for label, value in named if value is not None]
+    return [(key, value) for key, value in named if value is not None]
 
 
 def tick_letters(actions: Sequence[Action]) -> dict[str, str]:
@@ -61,21 +71,38 @@ def tick_letters(actions: Sequence[Action]) -> dict[str, str]:
     for action in actions:
         if not action.unrepeatable or action.name in letters:
             continue
-        letter = action.name[0].upper()
+        worded = action_words.name(action)
+        letter = worded[0].upper()
         if letter in letters.values():
-            letter = action.name[:2].title()
+            letter = worded[:2].title()
         letters[action.name] = letter
     return letters
 
 
-def bonus_lines(rule: str) -> list[str]:
-    """How the group's number is made, one term a line: the rule text
+# One term of the rules' group initiative, "2 x best stealth 4": a factor, an ability and
+# the group's best level in it.
+GROUP_TERM = re.compile(r"(\d+) x best (\w+) (\d+)")
+
+
+def group_terms(rule: str) -> list[str]:
+    """The terms of a group's initiative, worded: the rule
     "group initiative bonus 38 = 2 x best stealth 4 + 10 x best detection 3" gives
-    ["2 × best stealth 4", "+ 10 × best detection 3"]."""
-    how = rule.split(" = ", 1)[-1].replace(" x ", " × ")
-    if how.endswith("(each rolls)"):
-        return ["best member's own bonus:", "each member rolls alone"]
-    parts = how.split(" + ")
+    ["2 × best stealth 4", "10 × best detection 3"]; none when each member rolls alone.
+    The rules give the sum as text (its numbers are all a card needs), so it is read here."""
+    how = rule.split(" = ", 1)[-1]
+    return [
+        _("%(factor)s × best %(ability)s %(level)s")
+        % {"factor": factor, "ability": terms.ability(ability), "level": level}
+        for factor, ability, level in GROUP_TERM.findall(how)
+    ]
+
+
+def bonus_lines(rule: str) -> list[str]:
+    """How the group's number is made, one term a line: ["2 × best stealth 4",
+    "+ 10 × best detection 3"]."""
+    if rule.endswith("(each rolls)"):
+        return [_("best member's own bonus:"), _("each member rolls alone")]
+    parts = group_terms(rule) or [rule.split(" = ", 1)[-1]]
     return [parts[0], *(f"+ {p}" for p in parts[1:])]
 
 

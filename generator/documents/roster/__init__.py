@@ -36,6 +36,9 @@ from ...definitions.models import BuildOptions
 from ...render.jobs import Placement
 from ...statblocks import Computed
 from ...typesetting.paper import PAPER_MM
+from ...wording import _, ngettext
+from .. import actions as action_words
+from .. import terms
 from ..base import Document, Imposed, page_context
 from .blocks import attack_rows
 from .geometry import TITLE_H, css_metrics
@@ -70,12 +73,17 @@ TEMPLATE = "roster/roster.html"
 # Documents
 
 
+# ASCII that can neither end a CSS string nor be changed by HTML autoescaping.
+CSS_PLAIN = frozenset(" .,:;!?()-+/#%=")
+
+
 def css_string(text: str) -> str:
-    """Text for a CSS string literal in the template: letters, digits and spaces as they
-    are, everything else as a CSS escape, so no campaign text can end the string (and
-    HTML autoescaping has nothing to change)."""
+    """Text for a CSS string literal in the template: letters, digits, spaces and plain
+    punctuation as they are, everything else as a CSS escape, so no campaign text can end
+    the string (and HTML autoescaping has nothing to change). Each escape ends in a space,
+    which CSS reads as the escape's end, so the space written after it is kept."""
     return "".join(
-        c if c.isascii() and (c.isalnum() or c == " ") else f"\\{ord(c):06x}" for c in text
+        c if c.isascii() and (c.isalnum() or c in CSS_PLAIN) else f"\\{ord(c):06x} " for c in text
     )
 
 
@@ -96,19 +104,31 @@ def roster_context(
     computed: Computed,
     campaign: Campaign,
     options: BuildOptions,
-    label: str = "NPC roster",
+    label: str = "",
     summary: str = "",
 ) -> dict[str, Any]:
     """The template's context; ``label`` names the printable in the running header and
     the title block ("NPC roster", "Encounters"), ``summary`` the line under the title."""
+    label = label or _("NPC roster")
     title = campaign_title(campaign)
-    running = label + (f" · {title}" if title else "")
-    summary = summary or (
-        f"{roster.npcs} NPC{'s' if roster.npcs != 1 else ''} in"
-        f" {roster.groups} section{'s' if roster.groups != 1 else ''}"
-        f" · {computed.rules.name} rules"
+    running = (
+        _("%(printable)s · %(campaign)s") % {"printable": label, "campaign": title}
+        if title
+        else label
     )
-    return {
+    summary = summary or _("%(npcs)s in %(sections)s · %(rules)s rules") % {
+        "npcs": ngettext("%(num)s NPC", "%(num)s NPCs", roster.npcs) % {"num": roster.npcs},
+        "sections": ngettext("%(num)s section", "%(num)s sections", roster.groups)
+        % {"num": roster.groups},
+        "rules": terms.ruleset(computed.rules.name),
+    }
+    total_pages = sum(p.span for p in roster.pages)
+    # The page's margins print these through CSS strings: the words around the page
+    # counter, and the key to the tracks and tick boxes.
+    page_before, _counter, page_after = (
+        _("Page %(page)s of %(pages)s") % {"page": "\0", "pages": total_pages}
+    ).partition("\0")
+    context = {
         "title": running,
         "page": page_context(options),
         "m": css_metrics(roster.geometry),
@@ -117,11 +137,21 @@ def roster_context(
         "doc_heading": title or label,
         "has_title": bool(pages) and pages[0].title,
         "summary": summary,
-        "psychic_limit": computed.rules.psychic_limit,
+        "psychic_limit": action_words.limit(computed.rules),
         "first_page": pages[0].number if pages else 1,
-        "total_pages": sum(p.span for p in roster.pages),
+        "total_pages": total_pages,
+        "page_before_css": css_string(page_before),
+        "page_after_css": css_string(page_after),
         "pages": [page_view(p) for p in pages],
     }
+    context["key_css"] = css_string(
+        _(
+            "HP: dashed boxes are injured, the round box is incapacitated   ·   D distract,"
+            " S surprise, I intimidate: %(limit)s, tick when used"
+        )
+        % {"limit": context["psychic_limit"]}
+    )
+    return context
 
 
 def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> list[Document]:
@@ -130,7 +160,7 @@ def documents(computed: Computed, campaign: Campaign, options: BuildOptions) -> 
     if not roster.npcs:
         return []
     context = roster_context(roster, roster.pages, computed, campaign, options)
-    return [Document(KIND, "NPC roster", "roster", TEMPLATE, context)]
+    return [Document(KIND, _("NPC roster"), "roster", TEMPLATE, context)]
 
 
 # Pages per rendered batch: up to about 130 NPC blocks (16 to a page of short blocks), so
@@ -148,7 +178,7 @@ def build_documents(
     roster = plan_roster(computed, options)
     if not roster.npcs:
         return []
-    return [paged_document(KIND, "NPC roster", "roster", roster, computed, campaign, options)]
+    return [paged_document(KIND, _("NPC roster"), "roster", roster, computed, campaign, options)]
 
 
 def paged_document(

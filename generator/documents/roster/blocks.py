@@ -8,11 +8,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...rules.abilities import display
 from ...rules.actions import Action
 from ...rules.character import CharacterStats
 from ...statblocks import Block, Computed
 from ...typesetting.units import mm
+from ...wording import N_, Wording, _, current
+from .. import actions as action_words
+from .. import terms
 from ..common import hp_track, signed
 from ..sources import Origins
 from .geometry import (
@@ -49,7 +51,11 @@ def header_values(stats: CharacterStats) -> list[dict[str, str]]:
     if stats.defense is not None:
         named = [("defense", stats.defense)]
     named.append(("stamina", stats.stamina))
-    return [{"value": str(v), "label": label} for label, v in named if v is not None]
+    return [
+        {"value": str(v), "key": key, "label": terms.derived(key)}
+        for key, v in named
+        if v is not None
+    ]
 
 
 def header_runs(name: str, count: str, values: list[dict[str, str]], description: str) -> list[Run]:
@@ -70,7 +76,7 @@ def ability_rows(stats: CharacterStats, width: float) -> tuple[list[dict[str, st
     """``2 wrestling: note`` lines in the author's order, and how many lines they take."""
     rows, lines = [], 0
     for ability in stats.abilities:
-        name = display(ability.name)
+        name = terms.ability(ability.name)
         runs: list[Run] = [(name + (":" if ability.note else ""), "regular")]
         if ability.note:
             runs.append((" " + ability.note, "italic"))
@@ -80,32 +86,12 @@ def ability_rows(stats: CharacterStats, width: float) -> tuple[list[dict[str, st
 
 
 # Targets too long for a run-in line, said shorter (the sheet spells them out).
-SHORT_TARGETS = {
-    "intelligence or strength, whichever is higher": "intelligence or strength (higher)",
-    "intelligence (only if its strength is not above yours)": "intelligence (if not stronger)",
-}
-ATTACKS_LABEL = "Attacks: "
-
-
-def _damage(figure: str, word: str) -> str:
-    """A damage figure with its words after the number and before any note: ``4 (2
-    injured)`` reads "4 damage (2 injured)", ``1 each`` "1 damage each" and, on a 20,
-    "2 each on a 20"."""
-    main, _, rest = figure.partition(" (")
-    number, each, _ = main.partition(" each")
-    words = [number, word, "each"] if word == "damage" else [number, "each", word]
-    return " ".join(w for w in words if w != "each" or each) + (f" ({rest}" if rest else "")
+ATTACKS_LABEL = N_("Attacks:")
 
 
 def _attack_text(action: Action) -> str:
     """Everything after the attack's name: ``+1 vs agility, long, 2 damage, 5 on a 20``."""
-    target = SHORT_TARGETS.get(action.target, action.target)
-    text = f"{signed(action.bonus or 0)} vs {target}, {action.range}"
-    if action.damage:
-        text += ", " + _damage(action.damage, "damage")
-        if action.auto_damage:
-            text += ", " + _damage(action.auto_damage, "on a 20")
-    return text
+    return f"{signed(action.bonus or 0)} {action_words.roster_attack(action)}"
 
 
 def chosen_attacks(stats: CharacterStats) -> list[Action]:
@@ -124,13 +110,14 @@ def attack_rows(stats: CharacterStats) -> list[dict[str, str]]:
         bonus = signed(action.bonus or 0)
         # "bonus" + "rest" is "text" split, so the preview can link the bonus alone while
         # the line sets, and measures, as one run.
-        rows.append({"name": action.name, "text": text, "bonus": bonus, "rest": text[len(bonus) :]})
+        name = action_words.name(action)
+        rows.append({"name": name, "text": text, "bonus": bonus, "rest": text[len(bonus) :]})
     return rows
 
 
 def attack_runs(attacks: Sequence[dict[str, str]]) -> list[Run]:
     """The attacks line as it sets: the label, each name in bold, then its roll."""
-    runs: list[Run] = [(ATTACKS_LABEL, "italic")] if attacks else []
+    runs: list[Run] = [(_(ATTACKS_LABEL) + " ", "italic")] if attacks else []
     for index, attack in enumerate(attacks):
         runs.append((attack["name"], "bold"))
         runs.append((" " + attack["text"] + ("; " if index < len(attacks) - 1 else ""), "regular"))
@@ -141,8 +128,9 @@ def tick_boxes(stats: CharacterStats) -> list[dict[str, str]]:
     """One box per unrepeatable action (distract, surprise, intimidate), lettered."""
     ticks: list[dict[str, str]] = []
     for action in stats.actions:
-        if action.unrepeatable and all(t["title"] != action.name.lower() for t in ticks):
-            ticks.append({"letter": action.name[0].upper(), "title": action.name.lower()})
+        worded = action_words.name(action)
+        if action.unrepeatable and all(t["title"] != worded.lower() for t in ticks):
+            ticks.append({"letter": worded[0].upper(), "title": worded.lower()})
     return ticks
 
 
@@ -188,7 +176,7 @@ def with_sources(
     """Where the header's numbers, each ability's level and each attack's bonus come
     from, for the preview."""
     for value in values:
-        value["source"] = origins.stat(value["label"])
+        value["source"] = origins.stat(value["key"])
     for row, ability in zip(abilities, stats.abilities, strict=True):
         row["source"] = origins.ability(ability)
     for attack, action in zip(attacks, chosen_attacks(stats), strict=True):
@@ -215,7 +203,7 @@ def minion_view(
         box_rows = _rows_of(boxes, per_row)
         gap = tail_gap(g.minion_w, len(box_rows[0]), ticks_w)
         instances = [
-            {"label": "HP", "numbered": False, "rows": box_rows, "ticks": ticks, "gap": gap}
+            {"label": _("HP"), "numbered": False, "rows": box_rows, "ticks": ticks, "gap": gap}
         ]
         rows = [instances]
         track_rows = len(box_rows)
@@ -231,7 +219,12 @@ def minion_view(
                 boxes, math.floor((g.minion_w - INSTANCE_LABEL - ticks_w - 1.0) / PITCH)
             )
         instances = [
-            {"label": f"#{i}", "numbered": True, "rows": box_rows, "ticks": ticks}
+            {
+                "label": _("#%(number)s") % {"number": i},
+                "numbered": True,
+                "rows": box_rows,
+                "ticks": ticks,
+            }
             for i in range(1, block.count + 1)
         ]
         rows = [instances[i : i + per_row] for i in range(0, len(instances), per_row)]
@@ -253,7 +246,8 @@ def minion_view(
 # NPC in a thousand changed: each NPC's item is kept, keyed by all it is made of (its
 # stats as printed, its entry's lines in its file, its minions', the geometry), so the
 # others are not measured and sourced again. Items are never changed once made (pages copy
-# their views), and the memory is bounded.
+# their views), and the memory is bounded. The words they hold are the language's of the
+# build that made them, so the key has the wording's digest too.
 _ITEMS: dict[tuple[Any, ...], Item] = {}
 _ENTRY_LINES: dict[int, tuple[object, dict[tuple[Any, ...], tuple[Any, ...]]]] = {}
 MAX_KEPT_ITEMS = 20_000
@@ -273,6 +267,21 @@ def _entry_lines(block: Block) -> tuple[Any, ...]:
         kept = (positions, {entry: tuple(lines) for entry, lines in grouped.items()})
         _ENTRY_LINES[id(positions)] = kept
     return kept[1].get(tuple(block.source.path[:2]), ())
+
+
+_DIGEST: dict[int, tuple[Wording, str]] = {}
+
+
+def _wording_digest() -> str:
+    """The digest of the words the build speaks, worked out once per wording rather than
+    once per NPC (a language's digest hashes its whole catalogue)."""
+    wording = current()
+    kept = _DIGEST.get(id(wording))
+    if kept is None or kept[0] is not wording:
+        if len(_DIGEST) > 16:
+            _DIGEST.clear()
+        kept = _DIGEST[id(wording)] = (wording, wording.digest())
+    return kept[1]
 
 
 def _made_of(block: Block) -> tuple[Any, ...]:
@@ -297,7 +306,14 @@ def npc_item(
     group: str,
     computed: Computed | None = None,
 ) -> Item:
-    key = (_made_of(block), tuple(_made_of(m) for m in minions), g, show_init, group)
+    key = (
+        _wording_digest(),
+        _made_of(block),
+        tuple(_made_of(m) for m in minions),
+        g,
+        show_init,
+        group,
+    )
     kept = _ITEMS.get(key)
     if kept is not None:
         return kept

@@ -11,7 +11,9 @@ from ...definitions.campaign import listed_as_npc
 from ...statblocks import Block, Computed, InitiativeGroup
 from ...typesetting import measure
 from ...typesetting.fonts import FACES
+from ...wording import _
 from ..common import signed
+from ..initiative.wording import group_terms
 from ..sources import Origins
 from .blocks import Item, npc_item
 from .geometry import (
@@ -66,10 +68,10 @@ def sections(computed: Computed) -> list[Section]:
     for name, members in by_group.items():
         group = groups[name]
         if individual:
-            bonus, how = "", "each rolls alone"
+            bonus, how = "", _("each rolls alone")
         else:
             bonus = signed(group.bonus)
-            how = group.rule.split(" = ", 1)[-1].replace(" x ", " × ")
+            how = " + ".join(group_terms(group.rule)) or group.rule.split(" = ", 1)[-1]
         source = ""
         if bonus:
             found = [Origins(b, computed) for b in group.members]
@@ -77,7 +79,8 @@ def sections(computed: Computed) -> list[Section]:
             source = deciding[0].traced("initiative_bonus", group.rule, "group")
         out.append(Section(name, bonus, how, tuple(members), True, source))
     if loose:
-        out.append(Section("No initiative group", "", "each rolls alone", tuple(loose), False))
+        loose_name, how = _("No initiative group"), _("each rolls alone")
+        out.append(Section(loose_name, "", how, tuple(loose), False))
     return out
 
 

@@ -36,6 +36,9 @@ from ...problems import InputError, Problem
 from ...render.names import unique_stems
 from ...statblocks import Block, Computed
 from ...typesetting.paper import page_area_mm
+from ...wording import _
+from .. import actions as action_words
+from .. import terms
 from ..base import Document, page_context
 from ..sources import Origins
 from . import metrics, minions, panels, text
@@ -110,7 +113,7 @@ def sheet_context(
     more_page = "3" if command >= 1 else "2"
     description = text.cut(block.description, DESCRIPTION_MAX)
     description_cut = description != text.whole(block.description)
-    description_more = f"see p. {more_page}" if description_cut else ""
+    description_more = panels.see_page(more_page) if description_cut else ""
     description_size = "normal" if len(description) <= DESCRIPTION_SHORT else "small"
     layout = fit(
         stats,
@@ -130,7 +133,9 @@ def sheet_context(
         if command >= 1
         else None
     )
-    front = ability_columns(stats, layout, width - SIDE_COLUMN_MM, f"see p. {more_page}", origins)
+    front = ability_columns(
+        stats, layout, width - SIDE_COLUMN_MM, panels.see_page(more_page), origins
+    )
     notes_cut = any(row["cut"] for column in front for group in column for row in group["rows"])
     frames = back["frames"] if back is not None else []
     more = continuation(
@@ -159,7 +164,7 @@ def sheet_context(
     actions = [action_row(a, origins.action(a)) for a in stats.actions]
     return {
         "page": page_context(options),
-        "title": f"{block.name} — character sheet",
+        "title": _("%(name)s — character sheet") % {"name": block.name},
         "layout": metrics.css(layout, width, height),
         "density": layout.density,
         "condensed": layout.condensed,
@@ -172,12 +177,12 @@ def sheet_context(
             "description_more": description_more,
             "description_size": description_size,
             "footer_name": text.cut(block.name, FOOTER_NAME_MAX),
-            "ruleset": computed.rules.name,
+            "ruleset": terms.ruleset(computed.rules.name),
             # where the older texts have gaps, the rules line says so rather than pass
             # today's rules off as theirs
-            "ruleset_note": computed.rules.source_note,
+            "ruleset_note": action_words.source_note(computed.rules),
             # distract, surprise, intimidate: once per target, or once per battle (older texts)
-            "psychic_limit": computed.rules.psychic_limit,
+            "psychic_limit": action_words.limit(computed.rules),
         },
         "portrait": panels.portrait(block, campaign, options),
         "defenses": defenses,
@@ -185,18 +190,22 @@ def sheet_context(
         "health": panels.health(stats, origins),
         "warnings": panels.warnings(stats),
         "abilities": front,
-        "abilities_note": f"notes in full on p. {more_page}" if notes_cut else "",
+        "abilities_note": (
+            _("notes in full on p. %(page)s") % {"page": more_page} if notes_cut else ""
+        ),
         "actions": {
             "rolled": [a for a in actions if a["rolled"]],
             "other": [a for a in actions if not a["rolled"]],
         },
-        "conditions": list(CONDITIONS),
+        "conditions": [_(condition) for condition in CONDITIONS],
         "movement": panels.movement(stats, origins),
         "carry": panels.carry(stats, options, origins),
         "cp": panels.cp(stats, origins),
-        "development": DEVELOPMENT_NOTE,
+        "development": _(DEVELOPMENT_NOTE),
         "minion_note": panels.minion_note(back),
-        "more_note": f"notes continued on p. {more_page}" if more is not None else "",
+        "more_note": (
+            _("notes continued on p. %(page)s") % {"page": more_page} if more is not None else ""
+        ),
         "back": back,
         "more": more,
         "shortened": shortened,

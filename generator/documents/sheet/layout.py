@@ -12,9 +12,10 @@ import math
 from typing import Any
 
 from ...rules import CharacterStats
-from ...rules.abilities import display
 from ...rules.actions import Action
 from ...typesetting.measure import lines_for, text_width_mm, wrapped_lines
+from .. import terms
+from ..actions import effect as action_effect
 from ..sources import Origins
 from . import panels
 from .metrics import (
@@ -56,7 +57,7 @@ from .metrics import (
     Layout,
     density,
 )
-from .rows import CATEGORY_TITLES, ability_row, action_row, grouped
+from .rows import ability_row, above_max, action_row, category_title, grouped
 from .text import cut, whole
 
 
@@ -64,10 +65,10 @@ def action_height(action: Action, d: Density, width_mm: float) -> float:
     effect_mm = width_mm - PANEL_INSET_MM - ACTION_COLUMNS_MM - CELL_PADDING_MM
     if action.bonus is None:
         wide = width_mm - PANEL_INSET_MM - ACTION_LEAD_MM - CELL_PADDING_MM
-        lines = wrapped_lines(action.effect, EFFECT_FACE, d.effect_pt, wide)
+        lines = wrapped_lines(action_effect(action), EFFECT_FACE, d.effect_pt, wide)
         return d.row_other + (lines - 1) * d.row_line
     view = action_row(action)
-    lines = wrapped_lines(action.effect, EFFECT_FACE, d.effect_pt, effect_mm)
+    lines = wrapped_lines(view["effect"], EFFECT_FACE, d.effect_pt, effect_mm)
     height = d.row_one
     if lines >= 2 or view["damage"]["sub"] or view["auto"]["sub"]:
         height = d.row_two + max(0, lines - 2) * d.row_line
@@ -86,14 +87,14 @@ def actions_height(stats: CharacterStats, d: Density, condensed: bool, width_mm:
 
 def ability_lead_mm(name: str, d: Density) -> float:
     """How far an ability's note starts in: its bold name and a space."""
-    return text_width_mm(display(name) + " ", LABEL_FACE, d.cell_pt)
+    return text_width_mm(terms.ability(name) + " ", LABEL_FACE, d.cell_pt)
 
 
 def ability_heights(
     stats: CharacterStats, d: Density, layout: Layout, panel_mm: float, more: str = ""
 ) -> list[tuple[str, float]]:
     """(category, estimated height) of each ability row, in sheet order, in an abilities
-    panel ``panel_mm`` wide; ``more`` ("see p. 2") follows each shortened note."""
+    panel ``panel_mm`` wide; ``more`` (panels.see_page) follows each shortened note."""
     inner = panel_mm - PANEL_INSET_MM
     column = (inner - (layout.columns - 1) * ABILITY_GUTTER_MM) / layout.columns
     text_mm = column - ABILITY_LEVEL_MM
@@ -102,7 +103,7 @@ def ability_heights(
         for a in members:
             name = ability_lead_mm(a.name, d)
             if a.level > stats.budget.max_level:
-                flag = f"above max {stats.budget.max_level} "
+                flag = above_max(stats.budget.max_level) + " "
                 name += text_width_mm(flag, LABEL_FACE, FLAG_PT) * 1.2
             note = cut(a.note, layout.note_limit)
             if more and note and note != whole(a.note):
@@ -117,20 +118,20 @@ def abilities_height(
 ) -> float:
     tallest = 6.0
     for part in split(ability_heights(stats, d, layout, panel_mm, more), layout.columns):
-        categories = len({c for c, _ in part})
-        tallest = max(tallest, sum(h for _, h in part) + categories * CATEGORY_MM)
+        categories = len({c for c, _h in part})
+        tallest = max(tallest, sum(h for _c, h in part) + categories * CATEGORY_MM)
     return ABILITY_CHROME_MM + tallest
 
 
 def split(items: list[tuple[str, float]], columns: int) -> list[list[tuple[str, float]]]:
     """Consecutive runs of (category, height) for each column, as even in height as the
     order allows: each column ends at the row that brings it closest to its share."""
-    total = sum(h for _, h in items)
+    total = sum(h for _c, h in items)
     parts: list[list[tuple[str, float]]] = []
     start = 0
     for column in range(columns - 1):
         goal = total * (column + 1) / columns
-        running = sum(h for _, h in items[:start])
+        running = sum(h for _c, h in items[:start])
         best = (math.inf, start)
         for end in range(start, len(items) + 1):
             best = min(best, (abs(goal - running), end))
@@ -169,9 +170,7 @@ def ability_columns(
         groups: list[dict[str, Any]] = []
         for category, row in rows[start : start + len(part)]:
             if not groups or groups[-1]["category"] != category:
-                groups.append(
-                    {"category": category, "title": CATEGORY_TITLES[category], "rows": []}
-                )
+                groups.append({"category": category, "title": category_title(category), "rows": []})
             groups[-1]["rows"].append(row)
         start += len(part)
         result.append(groups)
@@ -215,7 +214,8 @@ def fit(stats: CharacterStats, head_mm: float, width_mm: float, height_mm: float
         fixed = head_mm + banner + VITALS_MM + hp_extra + FOOT_MM + gaps
         side = SIDE_CONDENSED_MM if layout.condensed else SIDE_MM
         # A shortened note says where the rest is; the page number is one word either way.
-        left = abilities_height(stats, d, layout, width_mm - SIDE_COLUMN_MM, "see p. 3")
+        more = panels.see_page("3")
+        left = abilities_height(stats, d, layout, width_mm - SIDE_COLUMN_MM, more)
         if not layout.condensed:
             left += d.gap + DEVELOPMENT_MM
         bottom = max(side, left)

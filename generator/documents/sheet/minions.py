@@ -11,6 +11,9 @@ from ...rules.abilities import CHARACTER_CATEGORIES, category_of
 from ...rules.minions import MAX_MINIONS
 from ...statblocks import Block, Computed
 from ...typesetting.measure import wrapped_lines
+from ...wording import N_, _, ngettext
+from .. import terms
+from ..common import capital
 from ..sources import Origins
 from . import panels
 from .layout import ability_lead_mm
@@ -43,6 +46,22 @@ from .text import MINION_DESCRIPTION_MAX, cut, name_size, whole
 
 # Write-in lines on a blank minion frame (abilities); each line is 7 mm apart.
 BLANK_ABILITY_LINES = 4
+# The "Minion notes" panel: the rules a leader forgets (RULES.md §7).
+REMINDERS = (
+    N_(
+        "Minions act on their leader's initiative and keep fighting if the leader"
+        " escapes or is incapacitated."
+    ),
+    N_("Healing ability cannot restore minions during an encounter."),
+    N_("Minions cannot have command. Their total CP may not exceed the leader's command."),
+)
+
+
+def cp_amount(cp: int, count: int = 1) -> str:
+    """What minions cost, as the budget line adds them up: ``2 × 2 CP`` or ``3 CP``."""
+    if count > 1:
+        return _("%(count)s × %(cp)s CP") % {"count": count, "cp": cp}
+    return _("%(cp)s CP") % {"cp": cp}
 
 
 def frame_height(block: Block, compact: bool, note_limit: int | None, width_mm: float) -> float:
@@ -52,7 +71,7 @@ def frame_height(block: Block, compact: bool, note_limit: int | None, width_mm: 
     lost = LETTER_WIDTH_MM - width_mm
     text = cut(block.description, description_limit(note_limit))
     if text != whole(block.description):
-        text += " see p. 3"
+        text += " " + panels.see_page("3")
     name_pt, name_line = MINION_NAME_TYPE[name_size(block.name)]
     desc_pt, desc_line = DESCRIPTION_TYPE["normal"]
     name = wrapped_lines(block.name, NAME_FACE, name_pt, FRAME_ID_MM - lost) * name_line
@@ -63,7 +82,7 @@ def frame_height(block: Block, compact: bool, note_limit: int | None, width_mm: 
         lead = ability_lead_mm(a.name, d)
         note = cut(a.note, note_limit)
         if note != whole(a.note):
-            note += " see p. 3"
+            note += " " + panels.see_page("3")
         lines = max(1, wrapped_lines(note, NOTE_FACE, d.note_pt, FRAME_ABILITIES_MM - lost, lead))
         abilities += d.ability_one + (lines - 1) * d.ability_line
     actions = ACTION_HEAD_MM + sum(
@@ -112,30 +131,43 @@ def back(
     compact, note_limit = back_fit(block.name, minions, blanks, *size_mm)
     spent = sum(m.count * panels.character_stats(m).cp for m in minions)
     over = spent > command or count > MAX_MINIONS
-    breakdown = " + ".join(
-        f"{m.count} × {panels.character_stats(m).cp} CP"
-        if m.count > 1
-        else f"{panels.character_stats(m).cp} CP"
-        for m in minions
-    )
+    breakdown = " + ".join(cp_amount(panels.character_stats(m).cp, m.count) for m in minions)
     origins = Origins(block, computed)
+    # The budget lines in parts, so the preview can link the command level and the sum.
+    command_lead, command_rest = panels.parts(
+        ngettext(
+            "command %(level)s: up to %(num)s minion, %(cp)s CP",
+            "command %(level)s: up to %(num)s minions, %(cp)s CP",
+            MAX_MINIONS,
+        ),
+        "level",
+        num=str(MAX_MINIONS),
+        cp=str(command),
+    )
+    spent_lead, spent_rest = panels.parts(
+        _("%(spent)s of %(command)s CP spent"), "spent", command=str(command)
+    )
     return {
         "leader": block.name,
         "leader_size": name_size(block.name),
-        # The budget lines in parts, so the preview can link the command level and the sum.
         "command": str(command),
-        "command_rest": f": up to {MAX_MINIONS} minions, {command} CP",
+        "command_lead": command_lead,
+        "command_rest": command_rest,
         "command_source": origins.ability("command", command),
         "spent_cp": str(spent),
-        "spent_rest": f" of {command} CP spent",
+        "spent_lead": spent_lead,
+        "spent_rest": spent_rest,
         "spent_source": origins.minion_cp(spent, breakdown, command),
-        "count": f"{count} of {MAX_MINIONS} minions",
+        "count": ngettext(
+            "%(count)s of %(num)s minion", "%(count)s of %(num)s minions", MAX_MINIONS
+        )
+        % {"count": count, "num": MAX_MINIONS},
         "breakdown": breakdown,
         "over": over,
-        "left": "" if over else f"{command - spent} CP left",
+        "left": "" if over else _("%(cp)s CP left") % {"cp": command - spent},
         "compact": compact,
         "frames": [
-            minion_frame(m, note_limit, f"see p. {more_page}", Origins(m, computed))
+            minion_frame(m, note_limit, panels.see_page(more_page), Origins(m, computed))
             for m in minions
         ],
         # A minion may have at most the whole command in toughness, so that many HP boxes.
@@ -143,13 +175,12 @@ def back(
             {"boxes": list(range(command)), "index": str(count + i + 1)} for i in range(blanks)
         ],
         "blank_lines": list(range(BLANK_ABILITY_LINES)),
-        "blank_defenses": [d["label"] for d in panels.defenses(stats)],
-        "reminders": [
-            "Minions act on their leader's initiative and keep fighting if the leader"
-            " escapes or is incapacitated.",
-            "Healing ability cannot restore minions during an encounter.",
-            "Minions cannot have command. Their total CP may not exceed the leader's command.",
+        "blank_defenses": [
+            {"label": d["label"], "frame": d["frame"]} for d in panels.defenses(stats)
         ],
+        "stamina_label": capital(terms.derived("stamina")),
+        "hp_label": capital(terms.derived("hit_points")),
+        "reminders": [_(reminder) for reminder in REMINDERS],
     }
 
 
@@ -164,13 +195,15 @@ def minion_frame(
     numbers = [
         *panels.defenses(stats, origins),
         {
-            "label": "Stamina",
+            "label": capital(terms.derived("stamina")),
+            "frame": "Stamina",
             "value": str(stats.stamina),
             "caption": "",
             "source": origins.stat("stamina"),
         },
         {
-            "label": "Hit points",
+            "label": capital(terms.derived("hit_points")),
+            "frame": "Hit points",
             "value": str(stats.hit_points),
             "caption": "",
             "source": origins.stat("hit_points"),
@@ -181,6 +214,8 @@ def minion_frame(
     description = cut(block.description, description_limit(note_limit))
     rows = [ability_row(a, note_limit, None, more, origins.ability(a)) for a in abilities]
     description_more = more if description != whole(block.description) else ""
+    each = _("%(cp)s CP each") if block.count > 1 else _("%(cp)s CP")
+    cp_lead, cp_rest = panels.parts(each, "cp")
     return {
         "name": block.name,
         "count": f"× {block.count}" if block.count > 1 else "",
@@ -192,7 +227,8 @@ def minion_frame(
         "numbers": numbers,
         # "3 CP each" in parts, so the preview can link the number alone.
         "cp_value": str(stats.cp),
-        "cp_rest": " CP each" if block.count > 1 else " CP",
+        "cp_lead": cp_lead,
+        "cp_rest": cp_rest,
         "cp_source": origins.cp(stats),
         # One track per individual: two thugs are hurt separately.
         "tracks": [
@@ -203,5 +239,5 @@ def minion_frame(
         # Minions have no maximum level of their own (RULES.md §7).
         "abilities": rows,
         "actions": [action_row(a, origins.action(a)) for a in stats.actions if a.bonus is not None],
-        "warnings": list(block.warnings),
+        "warnings": [terms.caution(c.key, c.values) for c in block.cautions],
     }

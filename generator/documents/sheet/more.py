@@ -9,6 +9,7 @@ from ...rules import CharacterStats
 from ...rules.abilities import CHARACTER_CATEGORIES, category_of
 from ...statblocks import Block, Computed
 from ...typesetting.measure import wrapped_lines
+from ...wording import _
 from ..sources import Origins
 from . import panels
 from .layout import abilities_height, ability_columns, ability_lead_mm
@@ -111,8 +112,8 @@ def more(
         "minions": [more_minion(m, Origins(m, computed)) for m in minions],
         "write_ins": layout.condensed,
         # Where the front's write-in panels went, said where they would have been.
-        "write_ins_note": f"Gear & notes, character development: p. {page}",
+        "write_ins_note": _("Gear & notes, character development: p. %(page)s") % {"page": page},
         "fill": fill,
-        "notes_title": "Gear & notes" if layout.condensed else "Notes",
+        "notes_title": _("Gear & notes") if layout.condensed else _("Notes"),
         "notes_lines": list(range(MORE_WRITE_IN_LINES)) if layout.condensed and not fill else [],
     }

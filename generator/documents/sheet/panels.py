@@ -13,27 +13,63 @@ from ...render.images import ImageProblem
 from ...rules import CharacterStats
 from ...rules.grid import GridMove
 from ...statblocks import Block, Computed
+from ...wording import N_, _
+from .. import terms
 from ..assets import portrait_problem, portrait_url
-from ..common import carry_cells, health_text, hp_track, signed
+from ..common import capital, carry_cells, health_text, hp_track, signed
 from ..sources import Origins, group_source
 from .metrics import HP_SIZES, PORTRAIT_MM
 from .text import GROUP_MAX, cut, whole
 
 # What each defense stops, printed under its number so a new player learns where to look.
 DEFENSE_CAPTIONS = {
-    "agility": "normal attacks",
-    "intelligence": "psychic attacks",
-    "strength": "force attacks",
-    "defense": "every attack",
+    "agility": N_("normal attacks"),
+    "intelligence": N_("psychic attacks"),
+    "strength": N_("force attacks"),
+    "defense": N_("every attack"),
 }
 # The passing states a player marks in pencil during a fight (RULES.md §5).
-CONDITIONS = ("evading", "delayed", "engaged", "panicked", "in cover", "held")
+CONDITIONS = (
+    N_("evading"),
+    N_("delayed"),
+    N_("engaged"),
+    N_("panicked"),
+    N_("in cover"),
+    N_("held"),
+)
 # CP pips are drawn one per point only while that stays one short row under the CP line.
 MAX_PIPS = 24
 # Resilience's year runs an event, an encounter, then character development: a character
 # who came through the encounter well may improve (RULES.md §14). The box is where the
 # player keeps that record.
-DEVELOPMENT_NOTE = "year by year: what improved"
+DEVELOPMENT_NOTE = N_("year by year: what improved")
+# The grid movement table's columns, by GridMove field.
+TERRAINS = {
+    "ground": N_("ground"),
+    "air": N_("air"),
+    "rough": N_("rough"),
+    "water": N_("water"),
+}
+# The carrying table's rows: what each weight is, and for how long.
+CARRY_ROWS = (
+    ("pack", N_("pack"), N_("all day")),
+    ("carry", N_("carry"), N_("a few minutes")),
+    ("lift", N_("lift"), N_("in place; drag it too")),
+)
+
+
+def see_page(page: str) -> str:
+    """What follows a shortened text: where it is printed whole."""
+    return _("see p. %(page)s") % {"page": page}
+
+
+def parts(message: str, marked: str, **values: str) -> tuple[str, str]:
+    """A worded ``message`` cut around its ``%(marked)s`` placeholder, the other
+    placeholders filled in: the template prints the value between the two parts as a
+    link of its own (the preview's), and the translator still sees one whole sentence."""
+    sentinel = "\0"
+    before, _unused, after = (message % {**values, marked: sentinel}).partition(sentinel)
+    return before, after
 
 
 def character_stats(block: Block) -> CharacterStats:
@@ -62,9 +98,11 @@ def defenses(stats: CharacterStats, origins: Origins | None = None) -> list[dict
         if value is not None:
             result.append(
                 {
-                    "label": name.capitalize(),
+                    "label": capital(terms.derived(name)),
+                    # The lint's name for the box (an identifier, never worded).
+                    "frame": name.capitalize(),
                     "value": str(value),
-                    "caption": DEFENSE_CAPTIONS[name],
+                    "caption": _(DEFENSE_CAPTIONS[name]),
                     "source": origins.stat(name) if origins else "",
                 }
             )
@@ -76,29 +114,31 @@ def vitals(block: Block, stats: CharacterStats, computed: Computed) -> dict[str,
     origins = Origins(block, computed)
     individual = computed.rules.individual_initiative
     # The line in three parts, so the preview can link the bonus alone.
-    parts = {"before": "", "bonus": "", "after": "", "source": ""}
+    line = {"before": "", "bonus": "", "after": "", "source": ""}
     if group and not individual:
         found = next((g for g in computed.groups if g.name == block.group), None)
         if found is not None:
-            parts["before"] = f"{group}: the group rolls d20 "
-            parts["bonus"] = signed(found.bonus)
-            parts["source"] = group_source(found, computed)
+            message = _("%(group)s: the group rolls d20 %(bonus)s")
+            line["before"], line["after"] = parts(message, "bonus", group=group)
+            line["bonus"] = signed(found.bonus)
+            line["source"] = group_source(found, computed)
     elif group:
-        parts["before"] = f"{group}: each rolls alone"
+        line["before"] = _("%(group)s: each rolls alone") % {"group": group}
     else:
-        parts["before"] = "no group: rolls d20 "
-        parts["bonus"] = signed(stats.initiative_bonus)
-        parts["after"] = " alone"
-        parts["source"] = origins.stat("initiative_bonus")
-    group_line = parts["before"] + parts["bonus"] + parts["after"]
+        line["before"], line["after"] = parts(_("no group: rolls d20 %(bonus)s alone"), "bonus")
+        line["bonus"] = signed(stats.initiative_bonus)
+        line["source"] = origins.stat("initiative_bonus")
+    group_line = line["before"] + line["bonus"] + line["after"]
     return {
         "hp": str(stats.hit_points),
         "stamina": str(stats.stamina),
+        "hp_label": capital(terms.derived("hit_points")),
+        "stamina_label": capital(terms.derived("stamina")),
         "initiative": signed(stats.initiative_bonus),
-        "initiative_label": "d20 + this bonus" if individual else "own bonus",
+        "initiative_label": _("d20 + this bonus") if individual else _("own bonus"),
         "group": group,
         "group_line": group_line,
-        "group_parts": parts,
+        "group_parts": line,
         "sources": {
             "hp": origins.stat("hit_points"),
             "stamina": origins.stat("stamina"),
@@ -116,7 +156,7 @@ def health(stats: CharacterStats, origins: Origins | None = None) -> dict[str, A
 
 
 def hp_size(hit_points: int) -> str:
-    for size, per_row, _ in HP_SIZES:
+    for size, per_row, _height in HP_SIZES:
         if hit_points + 1 <= per_row:
             return size
     return HP_SIZES[-1][0]
@@ -132,18 +172,23 @@ def bands(stats: CharacterStats, origins: Origins | None = None) -> list[dict[st
 
     return [
         {
-            "state": "healthy",
+            "state": terms.health("healthy"),
             "range": text["healthy"],
             "style": "healthy",
             "source": source("healthy"),
         },
         {
-            "state": "injured",
+            "state": terms.health("injured"),
             "range": text["injured"],
             "style": "injured",
             "source": source("injured"),
         },
-        {"state": "incapacitated", "range": text["incapacitated"], "style": "zero", "source": ""},
+        {
+            "state": terms.health("incapacitated"),
+            "range": text["incapacitated"],
+            "style": "zero",
+            "source": "",
+        },
     ]
 
 
@@ -159,8 +204,9 @@ def warnings(stats: CharacterStats) -> dict[str, Any] | None:
         return None
     budget = stats.budget
     return {
-        "title": f"Outside the campaign limits ({budget.cp} CP, maximum level {budget.max_level})",
-        "items": list(stats.warnings),
+        "title": _("Outside the campaign limits (%(cp)s CP, maximum level %(level)s)")
+        % {"cp": budget.cp, "level": budget.max_level},
+        "items": [terms.caution(c.key, c.values) for c in stats.cautions],
     }
 
 
@@ -185,7 +231,7 @@ def career(definition: Any, careers: dict[str, str]) -> str:
 
 def movement(stats: CharacterStats, origins: Origins | None = None) -> dict[str, Any]:
     healthy, injured = stats.movement.healthy, stats.movement.injured
-    columns = ["ground"]
+    columns = ["ground"]  # GridMove's fields, worded as the table's heads below
     if healthy.air is not None:
         columns.append("air")
     columns += ["rough", "water"]
@@ -198,10 +244,18 @@ def movement(stats: CharacterStats, origins: Origins | None = None) -> dict[str,
         return [origins.movement(c, is_healthy, move) if origins else "" for c in columns]
 
     return {
-        "columns": columns,
+        "columns": [_(TERRAINS[c]) for c in columns],
         "rows": [
-            {"state": "healthy", "cells": cells(healthy), "sources": sources(healthy, True)},
-            {"state": "injured", "cells": cells(injured), "sources": sources(injured, False)},
+            {
+                "state": terms.health("healthy"),
+                "cells": cells(healthy),
+                "sources": sources(healthy, True),
+            },
+            {
+                "state": terms.health("injured"),
+                "cells": cells(injured),
+                "sources": sources(injured, False),
+            },
         ],
     }
 
@@ -213,14 +267,18 @@ def carry(
         return None
     cells = carry_cells(stats.carry, options.units)
     rows = [
-        {"label": "pack", "when": "all day", "value": cells["pack"]},
-        {"label": "carry", "when": "a few minutes", "value": cells["carry"]},
-        {"label": "lift", "when": "in place; drag it too", "value": cells["lift"]},
+        {
+            "label": _(label),
+            "when": _(when),
+            "value": cells[key],
+            # The preview's trace names the row as the rules do, in English.
+            "source": origins.carry(key, cells[key]) if origins else "",
+        }
+        for key, label, when in CARRY_ROWS
     ]
-    for row in rows:
-        row["source"] = origins.carry(row["label"], row["value"]) if origins else ""
     return {
         "strength": cells["strength"],
+        "strength_label": terms.derived("strength"),
         "source": origins.stat("strength") if origins else "",
         "rows": rows,
     }
@@ -250,6 +308,9 @@ def cp(stats: CharacterStats, origins: Origins | None = None) -> dict[str, Any]:
 
 
 def minion_note(back: dict[str, Any] | None) -> str:
+    """The front's footer on the back page: "front: minions on the back"."""
     if back is None:
         return ""
-    return "minions on the back" if back["frames"] else "recruit minions on the back"
+    if back["frames"]:
+        return _("front: minions on the back")
+    return _("front: recruit minions on the back")

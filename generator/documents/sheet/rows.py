@@ -8,30 +8,25 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...rules import AbilityLine
-from ...rules.abilities import CHARACTER_CATEGORIES, display
-from ...rules.actions import Action
-from ..common import signed
+from ...rules.abilities import CHARACTER_CATEGORIES
+from ...rules.actions import Action, Damage
+from ...wording import _, pgettext
+from .. import actions, terms
+from ..common import capital, signed
 from .text import cut, whole
 
-CATEGORY_TITLES = {
-    "toughness": "Toughness",
-    "attack": "Attack",
-    "stalking": "Stalking",
-    "movement": "Movement",
-    "support": "Support",
-    "vehicle operation": "Vehicle operation",
-}
-# Targets too long for the grid's narrow "Against" column: (main word, small second line).
-TARGET_LINES = {
-    "intelligence or strength, whichever is higher": ("intelligence", "or strength (higher)"),
-    "intelligence (only if its strength is not above yours)": (
-        "intelligence",
-        "only if it is not stronger",
-    ),
-    "defense (only if it is not stronger than you)": ("defense", "only if it is not stronger"),
-}
 # Unrepeatable actions work once per target, so a few ticks cover a typical encounter.
 UNREPEATABLE_TICKS = 3
+
+
+def category_title(category: str) -> str:
+    """An ability category as the title of its group: "Vehicle operation"."""
+    return capital(terms.category(category))
+
+
+def above_max(max_level: int) -> str:
+    """The flag after an ability above the campaign's maximum level."""
+    return _("above max %(level)s") % {"level": max_level}
 
 
 def ability_row(
@@ -50,12 +45,12 @@ def ability_row(
     return {
         "level": str(ability.level),
         "source": source,
-        "name": display(ability.name),
+        "name": terms.ability(ability.name),
         "note": note,
         "cut": shortened,
         "more": more if shortened and note else "",
         "above_max": above,
-        "flag": f"above max {max_level}" if above else "",
+        "flag": above_max(max_level) if above and max_level is not None else "",
     }
 
 
@@ -75,37 +70,37 @@ def roll_text(action: Action) -> tuple[str, str]:
         return "—", ""
     if not action.roll:
         return "d20", ""
-    ability = action.roll.rsplit(" ", 1)[0]
-    return signed(action.bonus), display(ability)
+    return signed(action.bonus), actions.ability(action)
 
 
-def split_value(text: str) -> dict[str, str]:
-    """``4 (2 injured)`` prints as a big ``4`` over a small ``2 injured``; empty is a dash."""
-    if not text:
-        return {"main": "—", "sub": ""}
-    main, _, rest = text.partition(" (")
-    return {"main": main, "sub": rest.removesuffix(")")}
+def split_value(damage: Damage | None) -> dict[str, str]:
+    """``4 (2 injured)`` prints as a big ``4`` over a small ``2 injured``; none is a dash."""
+    main, sub = actions.damage_parts(damage)
+    return {"main": main, "sub": sub}
 
 
-def target(text: str) -> dict[str, str]:
-    main, sub = TARGET_LINES.get(text, (text or "—", ""))
+def target(action: Action) -> dict[str, str]:
+    """The target, the long ones as a main word over a small second line."""
+    main, sub = actions.target_lines(action)
     return {"main": main, "sub": sub}
 
 
 def action_row(action: Action, source: str = "") -> dict[str, Any]:
     roll, roll_from = roll_text(action)
     return {
-        "name": action.name,
+        "name": actions.name(action),
         "rolled": action.bonus is not None,
         "roll": roll,
         "source": source,
         "roll_from": roll_from,
-        "target": target(action.target),
-        "range": action.range or "—",
+        "target": target(action),
+        "range": actions.range_(action) or "—",
         "attack": action.attack,
         "damage": split_value(action.damage),
         "auto": split_value(action.auto_damage),
-        "effect": action.effect,
+        "effect": actions.effect(action),
         "ticks": list(range(UNREPEATABLE_TICKS)) if action.unrepeatable else [],
-        "tag": "bonus" if action.timing == "bonus" else "",
+        "tag": pgettext("an action taken as a bonus action", "bonus")
+        if action.timing == "bonus"
+        else "",
     }
