@@ -50,6 +50,12 @@ PSEUDO = Wording("en", translations=PseudoTranslations())
 WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z]")
 
 
+def _key(word: str) -> str:
+    """How a word is compared: lower case, one kind of apostrophe (the YAML may type ' where
+    the page sets ’)."""
+    return word.lower().replace("’", "'")
+
+
 def content_words(*folders: Path) -> set[str]:
     """Every word of the campaign's own text (YAML values, Markdown), which stays as
     written in every language, lower-cased."""
@@ -59,7 +65,7 @@ def content_words(*folders: Path) -> set[str]:
 
     def walk(value: object) -> None:
         if isinstance(value, str):
-            words.update(w.lower() for w in WORD.findall(value))
+            words.update(_key(w) for w in WORD.findall(value))
         elif isinstance(value, dict):
             for item in value.values():
                 walk(item)
@@ -68,17 +74,19 @@ def content_words(*folders: Path) -> set[str]:
                 walk(item)
 
     for folder in folders:
-        for path in folder.rglob("*"):
+        for path in sorted(folder.rglob("*")):
             if path.suffix in {".yaml", ".yml"}:
                 walk(yaml.safe_load(path.read_text(encoding="utf-8")))
             elif path.suffix == ".md":
-                words.update(w.lower() for w in WORD.findall(path.read_text(encoding="utf-8")))
+                words.update(_key(w) for w in WORD.findall(path.read_text(encoding="utf-8")))
+    # "great-grandfather's" may break at its hyphen: each part is the campaign's too.
+    words.update(part for word in list(words) if "-" in word for part in word.split("-"))
     return words
 
 
 def leaks(text: str, content: set[str]) -> list[str]:
     """The plain-letter words of ``text`` that are not the campaign's own."""
-    return sorted({w for w in WORD.findall(text) if w.lower() not in content})
+    return sorted({w for w in WORD.findall(text) if _key(w) not in content})
 
 
 def main(argv: list[str]) -> int:

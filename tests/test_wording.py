@@ -156,3 +156,50 @@ def test_the_example_prints_in_every_language_with_no_english_label_and_nothing_
         if left:
             found[pdf.name] = left
     assert not found, f"English labels in the {language} build: {found}"
+
+
+def test_no_printed_word_comes_from_outside_the_catalogues(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every message printed through a pseudo-language of look-alike letters (tests/pseudo.py):
+    a word still in plain letters, other than the campaign's own text, was never a message.
+    Every printable of the example, its year sheets and the calibration sheet."""
+    import shutil
+
+    from pseudo import PseudoTranslations, content_words, leaks
+
+    campaign = tmp_path / "weir"
+    shutil.copytree(examples_dir(), campaign)
+    settings = campaign / "scratchpress.toml"
+    settings.write_text(
+        settings.read_text(encoding="utf-8").replace('language = "en"', 'language = "de"'),
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(wording, "catalogue", lambda language: PseudoTranslations())
+    out = tmp_path / "out"
+    runner = CliRunner()
+    for args in (
+        ["build", str(campaign), "--no-cache", "-o", str(out)],
+        ["resilience", "draw", str(campaign), "--years", "2", "--seed", "1", "-o", str(out / "year.pdf")],
+        ["calibrate", str(campaign), "-o", str(out / "calibrate.pdf")],
+    ):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.stdout + result.stderr
+    content = content_words(campaign, CONTENT)
+    found = {}
+    for pdf in sorted(out.glob("*.pdf")):
+        text, __ = _pdf_text_and_smallest_type(pdf)
+        # A word of the campaign's own text broken at a line's end is two pieces of it.
+        left = [w for w in leaks(text, content) if not _piece_of_content(w, content)]
+        if left:
+            found[pdf.name] = left
+    assert {"year.pdf", "calibrate.pdf", "roster.pdf"} <= {p.name for p in out.glob("*.pdf")}
+    assert not found, f"words printed from outside the catalogues: {found}"
+
+
+def _piece_of_content(word: str, content: set[str]) -> bool:
+    """A stretch of a content word (its head or tail, where hyphenation split it)."""
+    piece = word.lower()
+    return len(piece) <= 12 and any(
+        w.startswith(piece) or w.endswith(piece) for w in content if len(w) > len(piece)
+    )

@@ -134,6 +134,7 @@ def print_all(parts: list[tuple[str, bytes]]) -> bytes:
                 pikepdf.Dictionary(PrintScaling=pikepdf.Name("/None"))
             )
             out.Root.PageMode = pikepdf.Name.UseOutlines  # open with the bookmarks shown
+            out.Root.Lang = pikepdf.String(current().language)
             return _save(out)
         finally:
             for source in sources:

@@ -168,9 +168,6 @@ Pace = Literal["frantic", "normal", "chase", "hunt"]
 PACES: Final[tuple[Pace, ...]] = ("frantic", "normal", "chase", "hunt")
 #: Roughly how long an encounter at each pace lasts, in minutes (the printables word it).
 PACE_MINUTES: Final[dict[Pace, int]] = {"frantic": 4, "normal": 8, "chase": 15, "hunt": 30}
-#: The same in English, as the booklets' pace table printed it before it was worded
-#: there ("%(minutes)s min" in the catalogues); kept until that table words PACE_MINUTES.
-PACE_LENGTH: Final[dict[Pace, str]] = {p: f"{m} min" for p, m in PACE_MINUTES.items()}
 #: Seconds shared by all the characters between one turn and the next at each pace.
 PACE_BUDGET: Final[dict[Pace, int]] = {"frantic": 0, "normal": 30, "chase": 60, "hunt": 120}
 PACE_MIN_CHARACTERS: Final = 2

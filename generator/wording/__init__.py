@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import cache
 from gettext import NullTranslations
 from importlib.resources import files
@@ -120,7 +121,7 @@ class Wording:
         """Whether this language weighs in kilograms unless the campaign says otherwise."""
         return self.language not in IMPERIAL
 
-    def number(self, value: float, places: int = 0) -> str:
+    def number(self, value: float | Decimal, places: int = 0) -> str:
         """``value`` with the language's decimal mark and grouping: 4.5 -> "4,5" in German."""
         pattern = "#,##0" + ("." + "0" * places if places else "")
         return format_decimal(value, format=pattern, locale=self.locale)
@@ -180,5 +181,5 @@ def pgettext(context: str, message: str) -> str:
     return _current.get().pgettext(context, message)
 
 
-def number(value: float, places: int = 0) -> str:
+def number(value: float | Decimal, places: int = 0) -> str:
     return _current.get().number(value, places)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -55,3 +56,33 @@ def test_a_file_that_is_not_a_mapping_is_one_problem(tmp_path: Path) -> None:
     labels, problems = _load(tmp_path, "- stamina\n- grit\n")
     assert labels == {}
     assert problems == ["labels.yaml:1: labels.yaml maps an English label to your words, one per line"]
+
+
+def test_a_build_prints_the_campaign_s_words_for_a_label_and_check_names_a_bad_one(
+    cli: Any, write_campaign: Any
+) -> None:
+    from pypdf import PdfReader
+
+    folder = write_campaign(
+        {
+            "party.yaml": """\
+                characters:
+                  - name: Ada Quill
+                    abilities:
+                      toughness: 2
+                      shooting: 2
+                """,
+            "labels.yaml": "stamina: grit\n",
+        }
+    )
+    built = cli("build", folder, "--only", "sheets", "-o", "out")
+    assert built.exit_code == 0, built.stderr
+    text = " ".join(page.extract_text() for page in PdfReader("out/sheet-ada-quill.pdf").pages)
+    assert "grit" in text.lower() and "stamina" not in text.lower()
+    (folder / "labels.yaml").write_text("stamina: grit\nstamnia: puff\n", encoding="utf-8")
+    checked = cli("check", folder)
+    assert checked.exit_code == 1
+    assert checked.stderr.splitlines()[0] == (
+        "campaign/labels.yaml:2: entry \"stamnia\": no label of ours reads exactly this"
+        " (did you mean 'stamina'?)"
+    )

@@ -182,3 +182,20 @@ def test_the_digest_opens_no_link_and_no_fifo(tmp_path: Path) -> None:
     (theme / "cards" / "link.css").symlink_to(secret)
     os.mkfifo(theme / "cards" / "pipe.css")  # opening it to read would wait for a writer
     assert template_digest("cards/card.html", (theme,)) == first
+
+
+def test_labels_are_worded_in_the_language_spoken_and_a_campaign_s_own_words_are_escaped() -> None:
+    """Our catalogues' messages may hold markup (<b>, &shy;) and print as markup; a
+    campaign's labels.yaml is a stranger's text and prints as text."""
+    from scratchpress.render.templating import environment
+    from scratchpress.wording import Wording, catalogue, speaking
+
+    template = environment().from_string(
+        '{{ _("stamina") }}|{{ _("hit points") }}|{{ ngettext("%(num)s box", "%(num)s boxes", 2) }}'
+    )
+    with speaking(Wording("de", {"stamina": "<img src='http://x/'>"})):
+        stamina, hit_points, boxes = template.render().split("|")
+    assert stamina == "&lt;img src=&#39;http://x/&#39;&gt;"
+    assert hit_points == catalogue("de").gettext("hit points")
+    assert boxes == "2 boxes"  # not a message of ours: English, counted
+    assert template.render().split("|")[0] == "stamina"  # and English again after

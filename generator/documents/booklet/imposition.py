@@ -196,6 +196,8 @@ def impose_saddle(pdf_bytes: bytes, sheet_pt: tuple[float, float] | None = None)
                 if number <= count:  # later numbers are the padding: left blank
                     where = pikepdf.Rectangle(x, bottom, x + width, bottom + height)
                     sheet.add_overlay(form(number), where)
+        if "/Lang" in source.Root:  # the booklet's language, for the copy's readers too
+            out.Root.Lang = source.Root.Lang
         buffer = io.BytesIO()
         out.save(buffer, deterministic_id=True)
         return buffer.getvalue()

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
 from typing import Annotated, Any, Literal
 
 from markdown_it.token import Token
@@ -42,7 +44,7 @@ from ...rules.tables import (
     D6_TIMES_FOUR,
     HIGH_SUITS,
     LOW_SUITS,
-    PACE_LENGTH,
+    PACE_MINUTES,
     PACES,
     RANDOM_DAMAGE_HP_FACTOR,
     card_table,
@@ -52,7 +54,7 @@ from ...rules.tables import (
 )
 from ...rules.vehicles import CrewMember
 from ...statblocks import Block
-from ...wording import N_, _, ngettext
+from ...wording import N_, _, ngettext, number
 from .. import terms
 from ..common import carry_cells, signed
 from ..community import minus, project_result
@@ -419,14 +421,23 @@ def _die_view(spec: DieInsert) -> dict[str, Any]:
     return view
 
 
+def _decimal(value: Fraction, places: int, keep_zeros: bool = False) -> str:
+    """A table's average or ratio, rounded as the rules round it (half up, exactly), with
+    the language's decimal mark; "3.0" prints as "3" unless the column keeps its places."""
+    text = round_fraction(value, places)
+    if not keep_zeros and text.endswith(".0"):
+        places = 0
+    return number(Decimal(text), places)
+
+
 def _damage_view() -> dict[str, Any]:
     rows = [
         {
             "normal": str(r.normal),
             "extra": str(r.extra),
             "total": r.total,
-            "average": round_fraction(r.average, 1).removesuffix(".0"),
-            "ratio": round_fraction(r.ratio, 2) + "×",
+            "average": _decimal(r.average, 1),
+            "ratio": _decimal(r.ratio, 2, keep_zeros=True) + "×",
         }
         for r in random_damage_table()
     ]
@@ -445,9 +456,7 @@ def _pace_view(spec: PaceInsert) -> dict[str, Any]:
         "rows": [
             {
                 "pace": _(PACE_WORDS[pace]),
-                # rules.tables says "4 min"; the number is the rules', the unit a word.
-                "length": _("%(minutes)s min")
-                % {"minutes": PACE_LENGTH[pace].removesuffix(" min")},
+                "length": _("%(minutes)s min") % {"minutes": PACE_MINUTES[pace]},
                 "cells": [str(v) for v in table[pace]],
             }
             for pace in PACES
