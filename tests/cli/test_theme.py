@@ -56,8 +56,8 @@ def test_a_build_uses_the_edited_theme(
     assert cli("theme", "init", folder).exit_code == 0
     page = folder / "theme" / "carry" / "carry.html"
     text = page.read_text(encoding="utf-8")
-    assert "<h1>Lifting &amp; carrying</h1>" in text
-    page.write_text(text.replace("Lifting &amp; carrying", "Hauling by the hour"), "utf-8")
+    assert '<h1>{{ _("Lifting &amp; carrying") }}</h1>' in text
+    page.write_text(text.replace('_("Lifting &amp; carrying")', '"Hauling by the hour"'), "utf-8")
     result = cli("build", folder, "-o", tmp_path / "out", "--only", "carry", "-j", "1")
     assert result.exit_code == 0, result.output
     [pdf] = (tmp_path / "out").glob("*.pdf")
