@@ -248,7 +248,7 @@ def _creation(founding: Mapping[str, int]) -> dict[str, Any]:
             pgettext("creation check", "pass") if total_ok else _("not %(points)s") % limits
         ),
         "passed": passed,
-        "verdict": _("Passes the creation check") if passed else _("Breaks the creation check"),
+        "verdict": _("Passes the creation check.") if passed else _("Breaks the creation check."),
         "detail": (
             _("Founded by the book: %(points)s points shared, none under %(min)s or over %(max)s.")
             % limits

@@ -31,8 +31,9 @@ from ..render.jobs import Placement
 from ..render.lint import card_collisions, card_overflows
 from ..render.viewer import Flip, print_note
 from ..statblocks import Computed
+from ..typesetting.measure import text_width_mm
 from ..typesetting.shops import SHOPS, ShopSpec
-from ..wording import N_, _
+from ..wording import N_, _, current
 from . import terms
 from .base import Document, Imposed, page_context
 from .cardsheet import (
@@ -170,12 +171,16 @@ def keep_numbers(text: str) -> str:
     return _AFTER_NUMBER.sub(NBSP, _BEFORE_NUMBER.sub(NBSP, text))
 
 
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 def _title_size(title: str) -> str:
     return "title-long" if len(title) > TITLE_SHORT else "title-short"
+
+
+def _in_its_language(face: dict[str, Any], entry: ContentEntry) -> dict[str, Any]:
+    """A built-in card's own words are English whatever language the labels around them
+    speak: said so (``lang="en"``), they break at English hyphenation points and a screen
+    reader reads them in English. A campaign's own cards speak the campaign's language."""
+    english = entry.source is None and current().language != "en"
+    return {**face, "content_lang": "en" if english else ""}
 
 
 def event_face(event: Event) -> dict[str, Any]:
@@ -188,7 +193,7 @@ def event_face(event: Event) -> dict[str, Any]:
         "title_size": _title_size(event.title),
         "threat": _("Windfall · %(threat)s") % {"threat": threat}
         if event.windfall
-        else _cap(threat),
+        else terms.capital(threat),
         "defense": event.attacks,  # css class and icon: economy, environment, equity
         "mechanic": {
             "attacks": _("Attacks %(defense)s") % {"defense": terms.defense(event.attacks)},
@@ -250,6 +255,20 @@ def _category(group: Sequence[Ability]) -> str:
     )
 
 
+# How wide a requirement's abilities (9 pt bold) and its kind (7 pt capitals) may run
+# together and stay on one line of a poker card; a wider pair (Italian "stordimento o
+# combattimento") is set a point smaller rather than take a second line.
+REQUIREMENT_LINE_MM = 50.5
+
+
+def _requirement(group: Sequence[Ability]) -> dict[str, Any]:
+    abilities, category = either([terms.ability(a) for a in group]), _category(group)
+    width = text_width_mm(abilities, "Lato-Bold.ttf", 9) + text_width_mm(
+        category.upper(), "Lato-Bold.ttf", 7, 0.06
+    )
+    return {"abilities": abilities, "category": category, "tight": width > REQUIREMENT_LINE_MM}
+
+
 def career_face(career: Career) -> dict[str, Any]:
     """A career's front: what it asks of a character and what it builds."""
     return {
@@ -257,10 +276,7 @@ def career_face(career: Career) -> dict[str, Any]:
         "title": career.name,
         "title_size": _title_size(career.name),
         "role": _(ROLE_TEXT[career.combat_role]) if career.combat_role else "",
-        "required": [
-            {"abilities": either([terms.ability(a) for a in group]), "category": _category(group)}
-            for group in career.required
-        ],
+        "required": [_requirement(group) for group in career.required],
         "required_note": _("each at level 1") if len(career.required) > 1 else _("at level 1"),
         "description": career.description or "",
         "wants": career.wants or "",
@@ -322,8 +338,8 @@ def how_to_play() -> dict[str, Any]:
 
 def _faces(kind: DeckKind, entries: list[ContentEntry]) -> list[dict[str, Any]]:
     if kind == "events":
-        return [how_to_play()] + [event_face(e.definition) for e in entries]
-    return [career_face(e.definition) for e in entries]
+        return [how_to_play()] + [_in_its_language(event_face(e.definition), e) for e in entries]
+    return [_in_its_language(career_face(e.definition), e) for e in entries]
 
 
 # ---------------------------------------------------------------------------------------

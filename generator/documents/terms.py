@@ -82,6 +82,12 @@ OPERATOR_TITLES: dict[str, str] = {
 }
 
 
+def capital(text: str) -> str:
+    """``text`` with its first letter in capitals and the rest as it is: str.capitalize()
+    would lower-case a German noun ("1× pro Ziel")."""
+    return text[:1].upper() + text[1:]
+
+
 def _worded(table: dict[str, str], key: str) -> str:
     """``key``'s words from ``table``; a key we have no words for (a campaign's own
     ability) is printed as written, underscores as spaces."""

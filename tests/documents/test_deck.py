@@ -629,3 +629,15 @@ def test_event_and_career_faces_word_the_game_terms() -> None:
     assert all(r["category"].startswith("«") for r in front["required"])
     # English is the same as before the catalogues: fragments are whole messages.
     assert either(["fighting", "wrestling", "knockout"]) == "fighting or wrestling or knockout"
+
+
+def test_a_requirement_too_wide_for_one_line_in_its_language_is_set_a_point_smaller() -> None:
+    """Italian's "stordimento o combattimento" and its kind do not share one line of a
+    poker card at 9 pt; the English "command or craftsmanship" / "support" just does."""
+    from scratchpress.documents.deck import _requirement
+    from scratchpress.wording import speaking
+
+    assert not _requirement(["command", "craftsmanship"])["tight"]
+    with speaking("it"):
+        row = _requirement(["knockout", "fighting"])
+    assert row["tight"] and row["abilities"] == "stordimento o combattimento"

@@ -541,7 +541,7 @@ def _event_card_view(spec: EventCardInsert, ctx: BookletContext, where: _Where) 
         "temporary": event.temporary,
         "challenge": _("%(ability)s, difficulty %(difficulty)s")
         % {
-            "ability": terms.ability(challenge.ability).capitalize(),
+            "ability": terms.capital(terms.ability(challenge.ability)),
             "difficulty": challenge.difficulty,
         },
         "success": challenge.success,

@@ -15,6 +15,7 @@ from ...typesetting.fonts import FACES
 from ...typesetting.units import mm
 from ...wording import _
 from .. import actions as action_words
+from .. import terms
 from ..common import signed
 from ..sources import Origins
 from .fitting import fit_text, member_name
@@ -156,7 +157,7 @@ def legend(rows: Sequence[Row], limit: str = "once per target") -> str:
     ticks = " · ".join(
         _("%(letter)s %(action)s") % {"letter": k, "action": v} for k, v in seen.items()
     )
-    return _("%(limit)s: %(ticks)s") % {"limit": limit.capitalize(), "ticks": ticks}
+    return _("%(limit)s: %(ticks)s") % {"limit": terms.capital(limit), "ticks": ticks}
 
 
 def group_cards(group: InitiativeGroup, computed: Computed, m: Metrics) -> list[dict[str, Any]]:
