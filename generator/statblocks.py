@@ -59,6 +59,8 @@ class InitiativeGroup:
     bonus: int
     rule: str
     members: tuple[Block, ...]
+    # The bonus's terms (factor, ability, level); none when each member rolls alone.
+    terms: tuple[tuple[int, str, int], ...] = ()
 
 
 @dataclass
@@ -437,7 +439,9 @@ def _initiative_groups(out: Computed) -> list[InitiativeGroup]:
     for name, members in by_group.items():
         levels = [m.stats.levels for m in members if isinstance(m.stats, CharacterStats)]
         bonus = out.rules.group_initiative(levels)
-        groups.append(InitiativeGroup(name, bonus.value, bonus.rule, tuple(members)))
+        groups.append(
+            InitiativeGroup(name, bonus.value, bonus.rule, tuple(members), bonus.terms)
+        )
     return groups
 
 

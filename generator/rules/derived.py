@@ -14,7 +14,11 @@ class Derived:
     """A computed number and the rule that made it, e.g. ``agility 13 = 10 + stealth 3``."""
 
     value: int
-    rule: str
+    rule: str  # in English, for `stats --explain` and the build's report
+    # The sum's terms as (factor, ability, level), for a printable to word in its language:
+    # a group's initiative is ((2, "stealth", 4), (10, "detection", 3)). Empty when the
+    # value is no such sum (each member of an older-text group rolls alone).
+    terms: tuple[tuple[int, str, int], ...] = ()
 
     def __int__(self) -> int:
         return self.value

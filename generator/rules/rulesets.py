@@ -98,6 +98,7 @@ def group_initiative_best(members: Sequence[Levels]) -> Derived:
         value,
         f"group initiative bonus {value} = 2 x best stealth {stealth}"
         f" + 10 x best detection {detection}",
+        ((2, "stealth", stealth), (10, "detection", detection)),
     )
 
 

@@ -88,6 +88,13 @@ def catalogue(language: str) -> NullTranslations:
     return Translations(compiled, domain=DOMAIN)
 
 
+@cache
+def _catalogue_digest(language: str) -> bytes:
+    """A shipped catalogue's hash, read once a process (a build asks for it per card)."""
+    source = files(__package__).joinpath(catalogue_path(language)).read_bytes()
+    return hashlib.sha256(source).digest()
+
+
 @dataclass(frozen=True)
 class Wording:
     """One language's words, with a campaign's own labels over its catalogue."""
@@ -133,7 +140,7 @@ class Wording:
         if self.translations is not None:
             digest.update(repr(id(self.translations)).encode())
         elif self.language != SOURCE_LANGUAGE:
-            digest.update(files(__package__).joinpath(catalogue_path(self.language)).read_bytes())
+            digest.update(_catalogue_digest(self.language))
         for english, words in sorted(self.overrides.items()):
             digest.update(f"\0{english}\0{words}".encode())
         return digest.hexdigest()[:16]

@@ -188,7 +188,7 @@ def group_cards(group: InitiativeGroup, computed: Computed, m: Metrics) -> list[
                 "bonus": signed(group.bonus),
                 "bonus_source": bonus_source,
                 "bonus_label": _("best single bonus") if individual else _("group initiative"),
-                "bonus_lines": bonus_lines(group.rule),
+                "bonus_lines": bonus_lines(group),
                 "columns": [{"label": label, "width": mm(width)} for label, width in columns],
                 "members": [row.view for row in chunk],
                 "legend": legend(chunk, action_words.limit(computed.rules)),

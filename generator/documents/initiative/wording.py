@@ -4,13 +4,12 @@ the HP track in lines of boxes."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from ...rules.actions import Action
 from ...rules.character import CharacterStats
-from ...statblocks import Block
+from ...statblocks import Block, InitiativeGroup
 from ...wording import N_, _
 from .. import actions as action_words
 from .. import terms
@@ -81,28 +80,22 @@ def tick_letters(actions: Sequence[Action]) -> dict[str, str]:
 
 # One term of the rules' group initiative, "2 x best stealth 4": a factor, an ability and
 # the group's best level in it.
-GROUP_TERM = re.compile(r"(\d+) x best (\w+) (\d+)")
-
-
-def group_terms(rule: str) -> list[str]:
-    """The terms of a group's initiative, worded: the rule
-    "group initiative bonus 38 = 2 x best stealth 4 + 10 x best detection 3" gives
-    ["2 × best stealth 4", "10 × best detection 3"]; none when each member rolls alone.
-    The rules give the sum as text (its numbers are all a card needs), so it is read here."""
-    how = rule.split(" = ", 1)[-1]
+def group_terms(group: InitiativeGroup) -> list[str]:
+    """The terms of a group's initiative, worded: ["2 × best stealth 4",
+    "10 × best detection 3"]; none when each member rolls alone."""
     return [
         _("%(factor)s × best %(ability)s %(level)s")
         % {"factor": factor, "ability": terms.ability(ability), "level": level}
-        for factor, ability, level in GROUP_TERM.findall(how)
+        for factor, ability, level in group.terms
     ]
 
 
-def bonus_lines(rule: str) -> list[str]:
+def bonus_lines(group: InitiativeGroup) -> list[str]:
     """How the group's number is made, one term a line: ["2 × best stealth 4",
     "+ 10 × best detection 3"]."""
-    if rule.endswith("(each rolls)"):
+    parts = group_terms(group)
+    if not parts:
         return [_("best member's own bonus:"), _("each member rolls alone")]
-    parts = group_terms(rule) or [rule.split(" = ", 1)[-1]]
     return [parts[0], *(f"+ {p}" for p in parts[1:])]
 
 

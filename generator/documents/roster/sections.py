@@ -71,7 +71,7 @@ def sections(computed: Computed) -> list[Section]:
             bonus, how = "", _("each rolls alone")
         else:
             bonus = signed(group.bonus)
-            how = " + ".join(group_terms(group.rule)) or group.rule.split(" = ", 1)[-1]
+            how = " + ".join(group_terms(group))
         source = ""
         if bonus:
             found = [Origins(b, computed) for b in group.members]
