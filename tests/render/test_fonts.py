@@ -461,3 +461,77 @@ def _page_text(pdf: Path) -> str:
     text = document[0].get_textpage().get_text_range()
     document.close()
     return str(text)
+
+
+BUILD_WITH_FONTCONFIG_ONLY = """
+import sys
+from scratchpress.typesetting import fonts
+fonts.DEBIAN_CJK = ()  # as on Fedora, Arch or macOS: nothing at Debian's path
+from scratchpress.cli.app import app
+sys.exit(app(sys.argv[1:]))
+"""
+
+
+def test_a_japanese_campaign_prints_japanese_labels_and_shapes_from_a_face_fontconfig_found(
+    tmp_path: Path,
+) -> None:
+    """A campaign with ``language = "ja"`` and a Japanese name, on a machine whose CJK face
+    is only where its own fontconfig says: the sheet's labels are Japanese, and its Han
+    characters (the name's and the labels') come from that face's Japanese shapes."""
+    from pypdf import PdfReader
+
+    from scratchpress.wording import catalogue
+
+    folder = tmp_path / "cjkfonts"
+    folder.mkdir()
+    shutil.copyfile(a_cjk_collection(), folder / "NotoSansCJK-Regular.ttc")
+    campaign = tmp_path / "kura"
+    campaign.mkdir()
+    (campaign / "scratchpress.toml").write_text('language = "ja"\n', encoding="utf-8")
+    (campaign / "party.yaml").write_text(
+        f"characters:\n  - name: 山田 {JAPANESE_SHAPED}\n"
+        "    abilities: {toughness: 2, stealth: 2, detection: 1}\n",
+        encoding="utf-8",
+    )
+    env = {**os.environ, "FONTCONFIG_FILE": str(fontconfig_for(folder, tmp_path))}
+    env.pop(USER_FONTCONFIG, None)
+    out = tmp_path / "out"
+    result = subprocess.run(
+        [sys.executable, "-c", BUILD_WITH_FONTCONFIG_ONLY, "build", str(campaign),
+         "--only", "sheets", "--no-cache", "--strict", "-o", str(out)],
+        env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    [sheet] = out.glob("sheet-*.pdf")
+    with pikepdf.open(sheet) as pdf:
+        assert pdf.Root.Lang == "ja"
+    # Han and kana; punctuation shared by every script (the footer's "・") may come from
+    # whichever face fontconfig offers first, and looks the same in each.
+    shaped = {
+        char: face
+        for char, face in _fonts_by_char(sheet).items()
+        if "\u3041" <= char <= "\u30fa" or "\u4e00" <= char <= "\u9fff"
+    }
+    assert set(JAPANESE_SHAPED) <= set(shaped) and len(shaped) > 10
+    assert all("-CJK-JP" in face for face in shaped.values()), shaped
+    text = PdfReader(sheet).pages[0].extract_text()
+    assert f"山田 {JAPANESE_SHAPED}" in text
+    assert catalogue("ja").gettext("stamina") in text
+
+
+def _fonts_by_char(pdf: Path) -> dict[str, str]:
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    document = pdfium.PdfDocument(pdf)
+    found: dict[str, str] = {}
+    textpage = document[0].get_textpage()
+    for index in range(textpage.count_chars()):
+        name = ctypes.create_string_buffer(256)
+        raw.FPDFText_GetFontInfo(textpage, index, name, 256, ctypes.byref(ctypes.c_int()))
+        if b"CJK" in name.value:
+            found.setdefault(chr(raw.FPDFText_GetUnicode(textpage, index)), name.value.decode())
+    document.close()
+    return found
