@@ -403,7 +403,8 @@ class Settings(Model):
     language: Language = Field(
         default="en",
         description="The language of every printed label: en, de, fr, es, pt-BR, it, pl or"
-        " ja. The game content (events, careers, names) stays as the campaign wrote it.",
+        " ja. Text prints as written: the campaign's own in its words, the built-in events"
+        " and careers in English.",
     )
     paper: Paper = Field(
         default="letter",
