@@ -285,3 +285,21 @@ def test_the_cli_writes_a_wolf_pack(cli: Cli) -> None:
     entries = result.stdout.split("\n  - name: ")[1:]
     assert len(entries) == 5
     assert all(" wolf " in entry and "command:" not in entry for entry in entries)
+
+
+@pytest.mark.parametrize(
+    ("event", "said", "bodies"),
+    [
+        # "A hive thief and three apprentices": the thief, two netted minions, his daughter
+        ("silent-hives", "three apprentices", 4),
+        # "five raiders": net raider, the chief and her two reed raiders, the sling raider
+        ("one-poisoned-well", "five raiders", 5),
+    ],
+)
+def test_an_encounter_card_counts_the_opponents_the_encounters_print(
+    event: str, said: str, bodies: int
+) -> None:
+    card = next(e for e in EVENTS if e.id == event)
+    assert said in card.encounter
+    [entry] = [e for e in builtin_encounters() if e.event == event]
+    assert sum(1 + sum(m.count for m in o.minions) for o in entry.opponents) == bodies

@@ -411,3 +411,21 @@ def test_nothing_we_ship_repeats_six_words_of_the_rule_texts() -> None:
             if run in theirs and not _is_fact(run, terms):
                 shared.setdefault(str(path.relative_to(ROOT)), []).append(" ".join(run))
     assert shared == {}
+
+
+def test_no_sentence_starts_after_a_semicolon(events: list[Event]) -> None:
+    """"attack bonus -2; If the attack fails" reads as a slip: after a semicolon the clause
+    goes on in lower case (the False Horn had one). A gamble keeps its own capital: "Roll
+    d20: on 11+ ..." is the cards' fixed wording (rules/effects.py)."""
+    texts = [
+        (e.id, text)
+        for e in events
+        for text in (
+            e.temporary,
+            e.challenge.success,
+            e.challenge.failure,
+            *(c.consequence for c in e.decision.choices),
+        )
+    ]
+    slips = [(event, text) for event, text in texts if re.search(r";\s+(?!Roll d20)[A-Z]", text)]
+    assert not slips

@@ -1519,3 +1519,18 @@ def test_the_inserts_contents_and_imprint_are_worded_from_the_catalogue() -> Non
     assert "«Version 1.0»" in html
     # The author's words stay as written: the first chapter's title, unmarked.
     assert f">{view['chapters'][0]['title']}<" in html
+
+
+def test_the_example_booklet_s_worked_attack_is_the_rules_arithmetic() -> None:
+    """"Lantern Weir's 12 economy meant the Weeping Dam got through on N or more": the GM
+    rolls d20 + the card's bonus and the attack lands at the defense or above, so N is the
+    defense less the bonus (12 - 8 = 4)."""
+    from scratchpress.resources import examples_dir
+
+    campaign = load_campaign([examples_dir()])
+    [weir] = [c.definition for c in campaign.communities]
+    economy = weir.economy.level if hasattr(weir.economy, "level") else int(weir.economy)
+    dam = next(e for e in builtin_content().events if e.id == "weeping-dam")
+    text = " ".join((examples_dir() / "booklet" / "events.md").read_text("utf-8").split())
+    assert f"Lantern Weir's {economy} economy" in text
+    assert f"Dam got through on {economy - dam.attack_bonus} or more" in text
