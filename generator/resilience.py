@@ -113,13 +113,24 @@ class Draw:
     now: dict[str, int] | None  # the community's defenses before the first drawn year
 
 
+def not_yet_played(events: list[Event], community: CommunityDef | None) -> list[Event]:
+    """The events a community's history has not logged yet: a year's event is named in
+    its history by title (or id), so a table never meets the same card twice."""
+    if community is None:
+        return events
+    played = {year.event.strip().casefold() for year in community.history if year.event}
+    return [e for e in events if e.title.casefold() not in played and e.id not in played]
+
+
 def draw(campaign: Path | None, years: int, seed: str | None, first_year: int | None) -> Draw:
-    """Draw ``years`` events without repeats. Without a seed one is picked (and kept in
-    the result, so the draw can be repeated). Raises :class:`UsageError` for a draw that
-    cannot be made, :class:`InputError` for a campaign that cannot be read."""
+    """Draw ``years`` events without repeats, none that the campaign's community has
+    already logged in its history. Without a seed one is picked (and kept in the result,
+    so the draw can be repeated). Raises :class:`UsageError` for a draw that cannot be
+    made, :class:`InputError` for a campaign that cannot be read."""
     if first_year is not None and first_year < 1:
         raise UsageError(f"--first-year must be 1 or more, not {first_year}")
     loaded, events = campaign_and_events(campaign)
+    events = not_yet_played(events, only_community(loaded))
     chosen: int | str = (
         seed_value(seed) if seed is not None else random.SystemRandom().randrange(SEED_RANGE)
     )

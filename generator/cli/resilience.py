@@ -206,7 +206,7 @@ def draw(
         bool, typer.Option("--force", help="Replace an -o file that we did not write.")
     ] = False,
 ) -> None:
-    """Draw this year's events at random, without repeats.
+    """Draw this year's events at random, without repeats and none already in history.
 
     Example: scratchpress resilience draw my-campaign --years 3 --seed harvest -o year.pdf
     """

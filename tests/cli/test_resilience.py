@@ -416,3 +416,16 @@ def test_simulate_shows_control_characters_in_a_community_name_escaped(
     assert result.exit_code == 0, result.output
     assert _raw(result.stdout + result.stderr) == []
     assert f"5 runs of 2 years: {SHOWN_TOWN} (economy 10" in result.stdout
+
+
+def test_draw_leaves_out_the_events_a_community_has_logged() -> None:
+    """Lantern Weir logged the Weeping Dam as its year 1: seed 20 drew it again for year 2
+    before; now no draw of the Weir's, however long, meets it twice."""
+    from scratchpress.resources import examples_dir
+
+    count = len(resilience_content(None).events)
+    everything = _drawn(str(examples_dir()), "--seed", "20", "--years", str(count - 1))
+    assert "weeping-dam" not in everything and len(set(everything)) == count - 1
+    assert "weeping-dam" in _drawn("--seed", "20", "--years", str(count))  # no campaign
+    too_many = run("draw", examples_dir(), "--seed", "20", "--years", str(count))
+    assert too_many.exit_code == 2
