@@ -182,7 +182,9 @@ def _changes(changes: Mapping[Any, int], sign: str) -> str:
 
 
 def _track(value: int) -> list[list[dict[str, Any]]]:
-    """Pencil boxes 0-20 in two rows; the current value is marked, 15+ is the goal zone."""
+    """Pencil boxes 0-20 in two rows; the current value is marked, 15+ is the goal zone.
+    A last box takes a level past 20 (a lucky town develops past the book's 20): "+" to
+    pencil it in, or the level itself once the log has reached it."""
     cells = [
         {
             "n": str(n),
@@ -192,6 +194,8 @@ def _track(value: int) -> list[list[dict[str, Any]]]:
         }
         for n in range(TRACK_MAX + 1)
     ]
+    past = value > TRACK_MAX
+    cells.append({"n": str(value) if past else "+", "current": past, "goal": True, "zero": False})
     return [cells[:11], cells[11:]]
 
 

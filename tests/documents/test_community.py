@@ -730,3 +730,17 @@ def test_a_year_sheet_words_its_labels_and_the_game_s_terms(year: int) -> None:
     assert english["ledger"][0]["cells"] == ["10", "10", "10"]
     if year == 3:
         assert english["bonus_why"] == f"card +{event.attack_bonus}, year 3 +2"
+
+
+def test_a_defense_past_20_has_a_box_on_its_track() -> None:
+    """The track runs 0-20 and ends with a box for a level past it: "+" to pencil in, or
+    the level itself, marked, once the log has reached 23 (issue 27: it stopped at 20)."""
+    from scratchpress.documents.community import _track
+
+    cells = [cell for row in _track(12) for cell in row]
+    assert [c["n"] for c in cells[-3:]] == ["19", "20", "+"]
+    assert [c["n"] for c in cells if c["current"]] == ["12"]
+    past = [cell for row in _track(23) for cell in row]
+    assert past[-1] == {"n": "23", "current": True, "goal": True, "zero": False}
+    assert [c["n"] for c in past if c["current"]] == ["23"]
+    assert [len(row) for row in _track(23)] == [11, 11]  # eleven to a row fit A4's column
