@@ -973,12 +973,17 @@ def init_theme(campaign: PathLike, force: bool = False) -> ThemeInit:
     return init(campaign, force)
 
 
-def stop_rendering() -> None:
+def stop_rendering() -> bool:
     """Ask a running build's render workers to stop (a signal handler's job: Ctrl-C or
-    SIGTERM); what is finished is kept."""
+    SIGTERM); what is finished is kept. Returns True when the build is in the middle of
+    writing a file and its announcement: then the handler returns, and the build raises
+    ``KeyboardInterrupt`` itself once that step is done (the count it reports and the
+    lines it printed agree). False: the handler raises it now."""
+    from .render.files import stop_waits
     from .render.pool import STOP
 
     STOP.set()
+    return stop_waits()
 
 
 def bundled_folders() -> list[Path]:

@@ -73,8 +73,8 @@ def _interrupted(signum: int, frame: object) -> None:
     # recorded in the manifest, and leaving no temporary files.
     from .. import api
 
-    api.stop_rendering()
-    raise KeyboardInterrupt
+    if not api.stop_rendering():  # else the file being written is finished first
+        raise KeyboardInterrupt
 
 
 def run() -> None:

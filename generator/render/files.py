@@ -15,6 +15,7 @@ import re
 import secrets
 import signal
 import stat
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -63,15 +64,43 @@ STOP_SIGNALS: frozenset[signal.Signals] = frozenset(
 @contextmanager
 def signals_held() -> Iterator[None]:
     """Hold the stop signals back for a moment (a file written and recorded, a manifest
-    saved): they arrive right after, never between the two halves of one step."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    saved): they arrive right after, never between the two halves of one step.
+
+    The mask holds them from this thread only; the kernel may hand one to another thread
+    of ours (a pool's), whose handler then runs here at once. So a handler asks
+    :func:`stop_waits` first, and a stop that waited is raised as the block ends."""
+    global _held, _stop_waiting
+    # Python runs signal handlers in the main thread: only its steps can wait for one.
+    main = threading.current_thread() is threading.main_thread()
+    _held += main
+    masked = (
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        if hasattr(signal, "pthread_sigmask")
+        else None
+    )
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        if masked is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, masked)
+        _held -= main
+        if main and not _held and _stop_waiting:
+            _stop_waiting = False
+            raise KeyboardInterrupt
+
+
+_held = 0  # how deep in signals_held() blocks the main thread is
+_stop_waiting = False
+
+
+def stop_waits() -> bool:
+    """Called by a stop signal's handler: True while a step must not be cut in two (the
+    stop is remembered and raised when the step ends), False when it may stop now."""
+    global _stop_waiting
+    if _held:
+        _stop_waiting = True
+        return True
+    return False
 
 
 class TooLarge(OSError):

@@ -72,3 +72,21 @@ def test_subfolders_are_left_alone_when_told(tmp_path: Path) -> None:
     inside.write_bytes(b"another build's")
     assert clean_stale_temps(tmp_path, subfolders=False) == 0
     assert inside.exists()
+
+
+def test_a_stop_during_a_held_step_waits_for_the_step_to_end() -> None:
+    """A stop signal may reach another thread of ours, whose handler then runs in the main
+    thread at once, mask or no mask: while a file is being written and announced the stop
+    is remembered, and raised when that step ends; outside one, the handler stops now."""
+    from scratchpress.render.files import signals_held, stop_waits
+
+    steps: list[str] = []
+    with pytest.raises(KeyboardInterrupt):
+        with signals_held():
+            steps.append("written")
+            assert stop_waits()  # the handler: the stop must wait
+            steps.append("announced")
+    assert steps == ["written", "announced"]
+    assert not stop_waits()  # no step held: stop at once, nothing left waiting
+    with signals_held():
+        pass  # and no stale stop raised by the next step
