@@ -81,11 +81,10 @@ def test_a_stop_during_a_held_step_waits_for_the_step_to_end() -> None:
     from scratchpress.render.files import signals_held, stop_waits
 
     steps: list[str] = []
-    with pytest.raises(KeyboardInterrupt):
-        with signals_held():
-            steps.append("written")
-            assert stop_waits()  # the handler: the stop must wait
-            steps.append("announced")
+    with pytest.raises(KeyboardInterrupt), signals_held():
+        steps.append("written")
+        assert stop_waits()  # the handler: the stop must wait
+        steps.append("announced")
     assert steps == ["written", "announced"]
     assert not stop_waits()  # no step held: stop at once, nothing left waiting
     with signals_held():
