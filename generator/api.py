@@ -458,8 +458,10 @@ def build(
     :class:`OutputBusy` when ``wait`` is off and another build holds the folder, and
     :class:`BuildInterrupted` on Ctrl-C (what was written is kept)."""
     from .build import build as run_build
+    from .render.fonts import draw_with_campaign_fonts
 
     _refuse_blocking(opened)
+    draw_with_campaign_fonts(opened.campaign.root)
     options = given if isinstance(given, BuildOptions) else build_options(opened.campaign, given)
     out = output_folder(opened.found, _path(output))
     jobs, jobs_note = _workers_allowed(opened.campaign, given, options)

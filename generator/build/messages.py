@@ -136,7 +136,8 @@ FONT_INSTALLS = {
         " fonts-noto-cjk`, on Fedora `sudo dnf install google-noto-sans-cjk-fonts"
         " google-noto-serif-cjk-fonts`, on Arch `sudo pacman -S noto-fonts-cjk`, on macOS"
         " `brew install --cask font-noto-sans-cjk font-noto-serif-cjk`, on Windows download"
-        " Noto Sans CJK from https://github.com/notofonts/noto-cjk/releases and install it"
+        " Noto Sans CJK from https://github.com/notofonts/noto-cjk/releases and install it;"
+        " or, anywhere, put those files in the campaign's fonts/ folder"
     ),
 }
 

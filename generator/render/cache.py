@@ -157,8 +157,12 @@ def _read_regular(path: Path, limit: int = MAX_RECORD_BYTES) -> bytes:
     return read_regular(path, limit)
 
 
-@cache
 def _fonts_digest() -> str:
+    return _digest_of_fonts(tuple(path for _, path in system_fonts()))
+
+
+@cache
+def _digest_of_fonts(system: tuple[Path, ...]) -> str:
     digest = hashlib.sha256()
     for font in sorted(fonts_dir().glob("*")):
         if font.is_file():
@@ -167,7 +171,7 @@ def _fonts_digest() -> str:
     # Installing, moving or upgrading the system's CJK faces changes what a page looks
     # like; the files are large, so their size and date stand for their bytes. Which
     # region's shapes each language takes changes it too.
-    for _, path in system_fonts():
+    for path in system:
         info = path.stat()
         digest.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}".encode())
     digest.update(repr(sorted(CJK_BY_LANGUAGE.items())).encode())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -81,14 +82,16 @@ def collect_warnings() -> Iterator[list[str]]:
         logger.propagate = previous
 
 
-_FONT_CONFIG: FontConfiguration | None = None
+_FONT_CONFIGS: dict[str, FontConfiguration] = {}
 
 
 def font_config() -> FontConfiguration:
-    global _FONT_CONFIG
-    if _FONT_CONFIG is None:
-        _FONT_CONFIG = FontConfiguration()
-    return _FONT_CONFIG
+    """WeasyPrint's fonts, loaded once per configuration file: a build of a campaign with
+    CJK faces of its own points FONTCONFIG_FILE at another file (render/fonts.py)."""
+    file = os.environ.get("FONTCONFIG_FILE", "")
+    if file not in _FONT_CONFIGS:
+        _FONT_CONFIGS[file] = FontConfiguration()
+    return _FONT_CONFIGS[file]
 
 
 PT_PER_PX = 0.75

@@ -148,3 +148,17 @@ def confine_fonts() -> Path:
         write_file(config, text.encode("utf-8"), cache)
     os.environ["FONTCONFIG_FILE"] = str(config)
     return config
+
+
+def draw_with_campaign_fonts(root: Path | None) -> None:
+    """Render (and measure) with the CJK faces of the campaign at ``root``, kept in its own
+    ``fonts/`` folder, besides the system's: a GM without the system's faces, or who wants
+    a face of their own choosing, puts the files there. The configuration fontconfig reads
+    changes with them, and render/engine.py loads the fonts again for the new file."""
+    from ..typesetting import fonts as typeset_fonts
+    from ..typesetting.measure import forget_fonts
+
+    if typeset_fonts.use_campaign_fonts(root):
+        forget_fonts()
+        if USER_FONTCONFIG in os.environ:  # confined already: confine again, with them
+            confine_fonts()

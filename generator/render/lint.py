@@ -52,16 +52,20 @@ def bundled_codepoints() -> frozenset[int]:
     return frozenset(points)
 
 
-@cache
 def package_codepoints(package: str) -> frozenset[int]:
     """Every character the system's faces of a group (``fonts-noto-cjk``: the CJK faces
-    typesetting/fonts.py found) can draw. Read only when a text needs them: the four Noto
-    CJK collections hold forty fonts whose tables take seconds to read, which every build of
-    a campaign without Chinese, Japanese or Korean names would otherwise pay."""
+    typesetting/fonts.py found, the campaign's own among them) can draw."""
+    return _files_codepoints(tuple(path for owner, path in system_fonts() if owner == package))
+
+
+@cache
+def _files_codepoints(files: tuple[Path, ...]) -> frozenset[int]:
+    """Read only when a text needs them: the four Noto CJK collections hold forty fonts
+    whose tables take seconds to read, which every build of a campaign without Chinese,
+    Japanese or Korean names would otherwise pay."""
     points: set[int] = set()
-    for owner, path in system_fonts():
-        if owner == package:
-            points |= _codepoints(path)
+    for path in files:
+        points |= _codepoints(path)
     return frozenset(points)
 
 

@@ -265,14 +265,89 @@ def _folder_cjk(folders: list[Path]) -> list[Path]:
     return found
 
 
+# The campaign whose own ``fonts/`` folder adds CJK faces, for this process and every
+# process it starts (render workers are forked or spawned after it is set).
+CAMPAIGN_FONTS = "SCRATCHPRESS_CAMPAIGN_FONTS"
+CAMPAIGN_FONT_SUFFIXES = {".ttc", ".otc", ".otf", ".ttf"}
+
+
+def use_campaign_fonts(root: Path | None) -> bool:
+    """Draw with the CJK faces in ``root/fonts`` (a campaign's own folder) besides the
+    system's, or with the system's only when ``root`` is None. True when that changes what
+    this process draws with."""
+    folder = str(root / "fonts") if root is not None and (root / "fonts").is_dir() else ""
+    if os.environ.get(CAMPAIGN_FONTS, "") == folder:
+        return False
+    if folder:
+        os.environ[CAMPAIGN_FONTS] = folder
+    else:
+        os.environ.pop(CAMPAIGN_FONTS, None)
+    return True
+
+
 @cache
-def cjk_font_files() -> tuple[Path, ...]:
+def _font_families(path: Path) -> frozenset[str]:
+    """Every family name a font file (or each font of a collection) gives itself; empty
+    for a file that is not a font."""
+    from fontTools.ttLib import TTCollection, TTFont, TTLibError
+
+    try:
+        if path.suffix.lower() in {".ttc", ".otc"}:
+            collection = TTCollection(str(path), lazy=True)
+            fonts = list(collection.fonts)
+        else:
+            fonts = [TTFont(str(path), lazy=True)]
+        names = {
+            str(record.toUnicode())
+            for font in fonts
+            if "name" in font
+            for record in font["name"].names
+            if record.nameID in (1, 16)
+        }
+    except (OSError, TTLibError, AssertionError, ValueError, KeyError, UnicodeDecodeError):
+        return frozenset()
+    return frozenset(names)
+
+
+@cache
+def campaign_cjk(folder: Path) -> tuple[Path, ...]:
+    """The CJK faces a campaign keeps in its ``fonts/`` folder (and its subfolders), known by
+    the family names inside them, whatever the files are called. A campaign may come from
+    a stranger: a link that leads out of the folder is not followed."""
+    try:
+        base = folder.resolve(strict=True)
+        candidates = sorted(folder.rglob("*"))
+    except OSError:
+        return ()
+    found = []
+    for path in candidates:
+        if path.suffix.lower() not in CAMPAIGN_FONT_SUFFIXES or path.is_symlink():
+            continue
+        try:
+            real = path.resolve(strict=True)
+        except OSError:
+            continue
+        if real.is_file() and real.is_relative_to(base) and _font_families(real) & _CJK_NAMES:
+            found.append(real)
+    return tuple(found)
+
+
+@cache
+def _installed_cjk() -> tuple[Path, ...]:
     """The Chinese, Japanese and Korean faces installed here, wherever the system keeps
     them: Debian's package path, what fontconfig lists, else the platform's font folders.
     Looked up once per process; forked render workers inherit the answer, and spawned ones
     ask the user's same configuration (user_fontconfig_env) and find the same files."""
     found = [path for path in DEBIAN_CJK if path.is_file()]
     found += _fontconfig_cjk() or _folder_cjk(platform_font_folders())
+    return tuple(found)
+
+
+def cjk_font_files() -> tuple[Path, ...]:
+    """The CJK faces we draw with: the campaign's own (use_campaign_fonts), then the
+    system's."""
+    folder = os.environ.get(CAMPAIGN_FONTS)
+    found = [*(campaign_cjk(Path(folder)) if folder else ()), *_installed_cjk()]
     unique: dict[str, Path] = {}
     for path in found:
         unique.setdefault(os.path.normcase(str(path)), path)

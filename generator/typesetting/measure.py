@@ -71,6 +71,13 @@ def _cjk_installed() -> bool:
     return any(group == CJK for group, _ in system_fonts())
 
 
+def forget_fonts() -> None:
+    """Measure afresh after the faces we draw with changed (a campaign's own CJK faces)."""
+    _cjk_installed.cache_clear()
+    _face_for.cache_clear()
+    text_width_mm.cache_clear()
+
+
 @cache
 def _face_for(char: str, file: str) -> str | None:
     point = ord(char)

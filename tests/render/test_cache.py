@@ -120,11 +120,11 @@ def test_a_font_change_rerenders_everything(
     shutil.copytree(Path(__file__).parents[2] / "fonts", fonts)
     (fonts / "extra.txt").write_text("a new font file changes the fonts digest")
     monkeypatch.setattr(cache_module, "fonts_dir", lambda: fonts)
-    cache_module._fonts_digest.cache_clear()
+    cache_module._digest_of_fonts.cache_clear()
     try:
         assert all(_build(campaign, out).values())
     finally:
-        cache_module._fonts_digest.cache_clear()
+        cache_module._digest_of_fonts.cache_clear()
 
 
 def test_a_corrupt_cache_entry_is_detected_and_rendered_again(

@@ -472,19 +472,7 @@ sys.exit(app(sys.argv[1:]))
 """
 
 
-def test_a_japanese_campaign_prints_japanese_labels_and_shapes_from_a_face_fontconfig_found(
-    tmp_path: Path,
-) -> None:
-    """A campaign with ``language = "ja"`` and a Japanese name, on a machine whose CJK face
-    is only where its own fontconfig says: the sheet's labels are Japanese, and its Han
-    characters (the name's and the labels') come from that face's Japanese shapes."""
-    from pypdf import PdfReader
-
-    from scratchpress.wording import catalogue
-
-    folder = tmp_path / "cjkfonts"
-    folder.mkdir()
-    shutil.copyfile(a_cjk_collection(), folder / "NotoSansCJK-Regular.ttc")
+def _japanese_campaign(tmp_path: Path) -> Path:
     campaign = tmp_path / "kura"
     campaign.mkdir()
     (campaign / "scratchpress.toml").write_text('language = "ja"\n', encoding="utf-8")
@@ -493,7 +481,16 @@ def test_a_japanese_campaign_prints_japanese_labels_and_shapes_from_a_face_fontc
         "    abilities: {toughness: 2, stealth: 2, detection: 1}\n",
         encoding="utf-8",
     )
-    env = {**os.environ, "FONTCONFIG_FILE": str(fontconfig_for(folder, tmp_path))}
+    return campaign
+
+
+def _build_japanese_sheet(campaign: Path, fontconfig_folder: Path, tmp_path: Path) -> None:
+    """Build the campaign's sheet with a fontconfig that knows only ``fontconfig_folder``
+    and nothing at Debian's path, then check that its labels are Japanese and its Han
+    characters (the name's and the labels') are drawn in a face's Japanese shapes."""
+    from scratchpress.wording import catalogue
+
+    env = {**os.environ, "FONTCONFIG_FILE": str(fontconfig_for(fontconfig_folder, tmp_path))}
     env.pop(USER_FONTCONFIG, None)
     out = tmp_path / "out"
     result = subprocess.run(
@@ -517,6 +514,45 @@ def test_a_japanese_campaign_prints_japanese_labels_and_shapes_from_a_face_fontc
     text = PdfReader(sheet).pages[0].extract_text()
     assert f"山田 {JAPANESE_SHAPED}" in text
     assert catalogue("ja").gettext("stamina") in text
+
+
+def test_a_japanese_campaign_prints_japanese_labels_and_shapes_from_a_face_fontconfig_found(
+    tmp_path: Path,
+) -> None:
+    """A campaign with ``language = "ja"`` and a Japanese name, on a machine whose CJK face
+    is only where its own fontconfig says."""
+    folder = tmp_path / "cjkfonts"
+    folder.mkdir()
+    shutil.copyfile(a_cjk_collection(), folder / "NotoSansCJK-Regular.ttc")
+    _build_japanese_sheet(_japanese_campaign(tmp_path), folder, tmp_path)
+
+
+def test_a_campaign_brings_its_own_cjk_face_in_its_fonts_folder(tmp_path: Path) -> None:
+    """On a machine with no CJK face at all, the GM puts one in the campaign's ``fonts/``
+    folder, under a name of their own: it is known by the family names inside it."""
+    campaign = _japanese_campaign(tmp_path)
+    (campaign / "fonts").mkdir()
+    shutil.copyfile(a_cjk_collection(), campaign / "fonts" / "our-face.ttc")
+    nothing = tmp_path / "no-fonts-here"
+    nothing.mkdir()
+    _build_japanese_sheet(campaign, nothing, tmp_path)
+
+
+def test_a_campaign_fonts_folder_gives_only_cjk_faces_that_are_inside_it(
+    tmp_path: Path,
+) -> None:
+    from scratchpress.typesetting.fonts import campaign_cjk
+
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    shutil.copyfile(a_cjk_collection(), outside / "face.ttc")
+    folder = tmp_path / "campaign" / "fonts"
+    (folder / "more").mkdir(parents=True)
+    shutil.copyfile(a_cjk_collection(), folder / "more" / "face.ttc")
+    (folder / "broken.otf").write_bytes(b"not a font")
+    shutil.copyfile(fonts_dir() / "Lato-Regular.ttf", folder / "Lato-Regular.ttf")
+    (folder / "link.ttc").symlink_to(outside / "face.ttc")
+    assert campaign_cjk(folder) == ((folder / "more" / "face.ttc").resolve(),)
 
 
 def _fonts_by_char(pdf: Path) -> dict[str, str]:

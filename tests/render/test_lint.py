@@ -134,10 +134,10 @@ def test_a_name_that_fits_its_line_is_not_reported() -> None:
 def test_the_cjk_faces_are_read_only_for_a_text_that_needs_them() -> None:
     # Reading the Noto CJK collections' tables takes seconds: a campaign of Latin, Greek
     # and Arabic names must not pay for it on every build.
-    from scratchpress.render.lint import missing_glyphs, package_codepoints
+    from scratchpress.render.lint import _files_codepoints, missing_glyphs
 
-    package_codepoints.cache_clear()
+    _files_codepoints.cache_clear()
     assert missing_glyphs("<p>Zoë Ἀθηνᾶ مريم, a ✓</p>") == []
-    assert package_codepoints.cache_info().currsize == 0
+    assert _files_codepoints.cache_info().currsize == 0
     missing_glyphs("<p>李小龍</p>")
-    assert package_codepoints.cache_info().currsize == 1
+    assert _files_codepoints.cache_info().currsize == 1

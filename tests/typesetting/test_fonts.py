@@ -76,12 +76,12 @@ def test_without_fontconfig_the_platform_folders_are_searched_by_file_name(
     monkeypatch.setattr(fonts, "DEBIAN_CJK", ())
     monkeypatch.setattr(fonts, "_fontconfig_cjk", lambda: [])
     monkeypatch.setattr(fonts, "platform_font_folders", lambda: [tmp_path / "gone", user_fonts])
-    fonts.cjk_font_files.cache_clear()
+    fonts._installed_cjk.cache_clear()
     try:
         assert list(fonts.cjk_font_files()) == sorted(wanted, key=str)
         assert {group for group, _ in fonts.system_fonts()} == {fonts.CJK}
     finally:
-        fonts.cjk_font_files.cache_clear()
+        fonts._installed_cjk.cache_clear()
 
 
 def test_the_platform_folders_are_where_macos_and_windows_keep_fonts(
