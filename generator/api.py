@@ -53,7 +53,7 @@ from .definitions.yamlsafe import ParseMemo
 from .npcs import MAX_COUNT as MAX_ROSTER
 from .problems import Findings, InputError, Problem, UsageError, safe_text
 from .render.files import STOP_SIGNALS, CannotRead, CannotWrite, write_file
-from .resilience import SEED_RANGE, Draw
+from .resilience import SEED_RANGE, Draw, opponents_pages
 from .rules.abilities import closest
 from .rules.community import DEFENSES, LOG_FIELDS
 from .statblocks import Computed, compute_campaign
@@ -744,10 +744,12 @@ def year_sheets(
     # The ruled lines per page are estimated from the text; should a page still run over,
     # take a line off every page and render again (one event must stay one page).
     labels = drawn.campaign.labels if drawn.campaign is not None else {}
+    # Pages of encounters.pdf as this paper and language print it.
+    pages = opponents_pages(drawn.campaign, options)
     for fewer in range(8):
         with speaking(Wording(options.language, labels)):
             document = year_sheets_document(
-                drawn.years, drawn.community, drawn.now, options, output.name, fewer
+                drawn.years, drawn.community, drawn.now, options, output.name, fewer, pages
             )
         report = build_documents(
             [document], output.parent, options, root=root, labels=labels, **render
@@ -807,18 +809,21 @@ def project_text(report: Mapping[str, Any]) -> str:
     return text(dict(report))
 
 
-def event_text(year: int, event: Any, now: Mapping[str, int] | None = None) -> str:
-    """A drawn event as text; ``now`` (the community before it) for the first year."""
+def event_text(
+    year: int, event: Any, now: Mapping[str, int] | None = None, page: int | None = None
+) -> str:
+    """A drawn event as text; ``now`` (the community before it) for the first year;
+    ``page`` the page of encounters.pdf with its opponents (Draw.pages)."""
     from .documents.resilience_text import event_text as text
 
-    return text(year, event, dict(now) if now is not None else None)
+    return text(year, event, dict(now) if now is not None else None, page)
 
 
-def event_json(year: int, event: Any) -> dict[str, Any]:
-    """A drawn event as data."""
+def event_json(year: int, event: Any, page: int | None = None) -> dict[str, Any]:
+    """A drawn event as data, with ``page`` as ``encounters_page``."""
     from .documents.resilience_text import event_json as as_json
 
-    result: dict[str, Any] = as_json(year, event)
+    result: dict[str, Any] = as_json(year, event, page)
     return result
 
 

@@ -15,11 +15,12 @@ checked against the campaign's, like its other characters.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .content.loader import ContentEntry, merged_entries
 from .definitions.campaign import Campaign, Located
-from .definitions.models import Encounter, Settings
+from .definitions.models import CharacterDef, Encounter, Settings
 from .definitions.resilience_models import Event
 from .definitions.validation import Source
 from .problems import Problem
@@ -29,30 +30,45 @@ BUILTIN_FILE = "resilience/encounters.yaml"
 
 
 @dataclass(frozen=True)
+class Arriving:
+    """Reinforcements: when they join, and their computed blocks. They roll initiative as
+    a group of their own, named after the event, from the round they arrive."""
+
+    joins: str
+    computed: Computed
+
+
+@dataclass(frozen=True)
 class EventEncounter:
-    """One event and the computed blocks of its opponents."""
+    """One event and the computed blocks of its opponents (and of any reinforcements)."""
 
     event: Event
     encounter: Encounter
     computed: Computed
     builtin: bool
+    reinforcements: tuple[Arriving, ...] = ()
 
 
-def _opponents_campaign(campaign: Campaign, event: Event, entry: ContentEntry) -> Campaign:
-    encounter: Encounter = entry.definition
+def _opponents_campaign(
+    campaign: Campaign,
+    event: Event,
+    entry: ContentEntry,
+    opponents: Sequence[CharacterDef],
+    path: tuple[str | int, ...],
+) -> Campaign:
     # Built-ins: average people whatever the campaign's budget, positions unknown.
     source = entry.source or Source(BUILTIN_FILE, (), {})
     settings = campaign.settings
     if entry.source is None:
         settings = Settings(rules=campaign.settings.rules)
-    opponents = [
+    located = [
         Located(
             opponent.model_copy(update={"group": event.title}),
-            Source(source.file, (*source.path, "opponents", index), source.positions),
+            Source(source.file, (*source.path, *path, index), source.positions),
         )
-        for index, opponent in enumerate(encounter.opponents)
+        for index, opponent in enumerate(opponents)
     ]
-    return Campaign(root=campaign.root, settings=settings, characters=opponents)
+    return Campaign(root=campaign.root, settings=settings, characters=located)
 
 
 def compute_encounters(campaign: Campaign, rules_name: str | None = None) -> list[EventEncounter]:
@@ -64,8 +80,25 @@ def compute_encounters(campaign: Campaign, rules_name: str | None = None) -> lis
         entry = by_event.get(event.id)
         if entry is None:
             continue
-        computed = compute_campaign(_opponents_campaign(campaign, event, entry), rules_name)
-        out.append(EventEncounter(event, entry.definition, computed, entry.source is None))
+        encounter: Encounter = entry.definition
+        computed = compute_campaign(
+            _opponents_campaign(campaign, event, entry, encounter.opponents, ("opponents",)),
+            rules_name,
+        )
+        arriving = tuple(
+            Arriving(
+                later.joins,
+                compute_campaign(
+                    _opponents_campaign(
+                        campaign, event, entry, later.opponents,
+                        ("reinforcements", number, "opponents"),
+                    ),
+                    rules_name,
+                ),
+            )
+            for number, later in enumerate(encounter.reinforcements)
+        )  # fmt: skip
+        out.append(EventEncounter(event, encounter, computed, entry.source is None, arriving))
     return out
 
 
@@ -87,20 +120,49 @@ def encounter_problems(campaign: Campaign) -> list[Problem]:
                     "warning",
                 )
             )
+    by_event = {entry.id: entry.definition for entry in merged_entries(campaign, "events")}
+    for located in campaign.encounters:
+        encounter = located.definition
+        event = by_event.get(encounter.event)
+        if event is None:
+            continue
+        choices = [c.choice for c in event.decision.choices]
+        for branch in encounter.branches:
+            if branch not in choices:
+                problems.append(
+                    Problem(
+                        f"{branch!r} is not a choice of {event.title!r} ("
+                        + "; ".join(repr(c) for c in choices)
+                        + "), so its line is not printed",
+                        located.source.file,
+                        located.source.line("branches", branch),
+                        encounter.event,
+                        f"branches.{branch}",
+                        "warning",
+                    )
+                )
     own = {str(located.definition.event) for located in campaign.encounters}
     for found in compute_encounters(campaign):
         if found.event.id not in own:
             continue
         # The rules name fields within one character; in the file it is one opponent of
-        # the encounter entry.
-        index = {o.name: i for i, o in enumerate(found.encounter.opponents)}
-        for problem in found.computed.problems:
-            at = index.get(problem.entry or "")
-            if at is not None:
-                inner = f".{problem.field}" if problem.field else ""
-                problem = dataclasses.replace(problem, field=f"opponents.{at}{inner}")
-            problems.append(problem)
+        # the encounter entry (or of one of its reinforcements).
+        sides = [("opponents", found.encounter.opponents, found.computed)]
+        sides += [
+            (f"reinforcements.{n}.opponents", later.opponents, arriving.computed)
+            for n, (later, arriving) in enumerate(
+                zip(found.encounter.reinforcements, found.reinforcements, strict=True)
+            )
+        ]
+        for prefix, opponents, computed in sides:
+            index = {o.name: i for i, o in enumerate(opponents)}
+            for problem in computed.problems:
+                at = index.get(problem.entry or "")
+                if at is not None:
+                    inner = f".{problem.field}" if problem.field else ""
+                    problem = dataclasses.replace(problem, field=f"{prefix}.{at}{inner}")
+                problems.append(problem)
     return problems
 
 
-__all__ = ["EventEncounter", "compute_encounters", "encounter_problems"]
+__all__ = ["Arriving", "EventEncounter", "compute_encounters", "encounter_problems"]

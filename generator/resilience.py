@@ -15,19 +15,21 @@ its founding values with its logged projects and history applied.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .content.loader import resilience_content
 from .definitions.campaign import Campaign, load_campaign
 from .definitions.files import display_path
-from .definitions.models import CommunityDef, level_and_note
+from .definitions.models import BuildOptions, CommunityDef, Settings, level_and_note
 from .definitions.resilience_models import Event
 from .documents.community import current_defenses, latest_year
+from .documents.encounters import encounter_pages
 from .documents.resilience_text import FoundCommunity
 from .problems import UsageError
 from .rules.abilities import closest
 from .rules.year import draw_events, seed_value
+from .wording import Wording, speaking
 
 SEED_RANGE = 1_000_000  # seeds picked for the user stay short enough to read out
 DEFAULT_START = {"economy": 10, "environment": 10, "equity": 10}  # the rules' average
@@ -111,6 +113,8 @@ class Draw:
     campaign: Campaign | None
     community: CommunityDef | None
     now: dict[str, int] | None  # the community's defenses before the first drawn year
+    # Event id -> the page of encounters.pdf with its opponents, as the campaign builds it.
+    pages: dict[str, int] = field(default_factory=dict)
 
 
 def not_yet_played(events: list[Event], community: CommunityDef | None) -> list[Event]:
@@ -145,4 +149,13 @@ def draw(campaign: Path | None, years: int, seed: str | None, first_year: int | 
         else (latest_year(community) + 1 if community is not None else 1)
     )
     now = current_defenses(community) if community is not None else None
-    return Draw(chosen, len(events), list(enumerate(drawn, start)), loaded, community, now)
+    pages = opponents_pages(loaded, (loaded.settings if loaded else Settings()).build_options({}))
+    return Draw(chosen, len(events), list(enumerate(drawn, start)), loaded, community, now, pages)
+
+
+def opponents_pages(campaign: Campaign | None, options: BuildOptions) -> dict[str, int]:
+    """Event id -> the page of ``encounters.pdf`` its opponents start on, when the campaign
+    is built with ``options`` (its language and paper decide the pages)."""
+    campaign = campaign if campaign is not None else Campaign(root=None, settings=Settings())
+    with speaking(Wording(options.language, campaign.labels)):
+        return encounter_pages(campaign, options)

@@ -222,7 +222,10 @@ def draw(
         payload = {
             "seed": drawn.seed,
             "pool": drawn.pool,
-            "events": [api.event_json(year, event) for year, event in drawn.years],
+            "events": [
+                api.event_json(year, event, drawn.pages.get(event.id))
+                for year, event in drawn.years
+            ],
         }
         echo_json(payload)
     else:
@@ -232,7 +235,8 @@ def draw(
         )
         for index, (year, event) in enumerate(drawn.years):
             echo("")
-            echo(api.event_text(year, event, drawn.now if index == 0 else None))
+            now = drawn.now if index == 0 else None
+            echo(api.event_text(year, event, now, drawn.pages.get(event.id)))
     if output is None:
         return
     given = {"paper": paper, "ink_saver": ink_saver or None}

@@ -8,7 +8,7 @@ in the campaign or minions fit the command are checked with their positions in
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
     AfterValidator,
@@ -22,7 +22,7 @@ from pydantic import (
 
 from ..typesetting.shops import Shop
 from ..wording import IMPERIAL, Language
-from .resilience_models import Career, Event, Id, ProjectIdea
+from .resilience_models import Ability, Career, Event, Id, ProjectIdea
 
 # Generous bounds: the books' mightiest have 10 levels and vehicles 30 toughness; a sheet
 # draws one box per hit point, so a typo like 3000 must be an error, not a 3000-box track.
@@ -120,17 +120,80 @@ class CharacterDef(Model):
 MAX_OPPONENTS = 12
 
 
+# The kinds of scene an encounter is, each run differently at the table: who starts where,
+# what ends it. A GM reading the card knows at once which one this is.
+EncounterShape = Literal[
+    "ambush", "raid", "parley", "chase", "siege", "duel", "hazard", "hunt", "standoff", "escort"
+]
+ENCOUNTER_SHAPES: tuple[str, ...] = get_args(EncounterShape)
+OutcomeChange = Annotated[int, Field(strict=True, ge=-3, le=3)]
+
+
+class Parley(Model):
+    """Talking the opponents into leaving: a PC's roll, and what the PCs must offer."""
+
+    ability: Ability = Field(description="The character ability the talking PC rolls.")
+    difficulty: int = Field(ge=8, le=18, description="The number d20 + level must reach.")
+    offer: Text = Field(min_length=1, description="What the PCs give or promise for it.")
+
+
+class BreakOff(Model):
+    """When the opponents stop fighting without being beaten down to the last."""
+
+    when: Text = Field(
+        min_length=1, description="Their morale: what makes them run, yield or withdraw."
+    )
+    parley: Parley | None = Field(default=None, description="A way to end it by talking.")
+
+
+class EncounterOutcome(Model):
+    """What winning or losing the encounter changes."""
+
+    character: Text = Field(min_length=1, description="What it changes for the PCs.")
+    defenses: dict[Literal["economy", "environment", "equity"], OutcomeChange] = Field(
+        min_length=1,
+        description="Levels each named defense gains (or, negative, loses) at once.",
+    )
+
+
+class Reinforcement(Model):
+    """Opponents who arrive during the fight, on a condition the card or the scene sets."""
+
+    joins: Text = Field(min_length=1, description="When they arrive, in a few words.")
+    opponents: list[CharacterDef] = Field(
+        min_length=1, max_length=MAX_OPPONENTS, description="Characters as under `npcs:`."
+    )
+
+
 class Encounter(Model):
-    """Who a Resilience event's encounter brings to the table, under the event's id."""
+    """Who a Resilience event's encounter brings to the table, under the event's id, and
+    what is at stake: what the opponents want, when they break off, what winning and
+    losing change, and how the community's decision changes the scene."""
 
     event: Id = Field(
         description="The id of the event it belongs to; a built-in event's id replaces"
         " that event's encounter."
     )
+    shape: EncounterShape | None = Field(default=None, description="The kind of scene it is.")
+    scene: Text | None = Field(
+        default=None, description="Where it happens and how it starts: who stands where."
+    )
+    want: Text | None = Field(default=None, description="What the opponents are here for.")
+    break_off: BreakOff | None = Field(default=None, description="When the opponents stop.")
+    win: EncounterOutcome | None = Field(default=None, description="If the PCs win.")
+    lose: EncounterOutcome | None = Field(default=None, description="If the PCs lose.")
+    branches: dict[Name, Text] = Field(
+        default={},
+        description="A choice of the event's decision (its exact words) -> how it changes"
+        " the scene.",
+    )
     opponents: list[CharacterDef] = Field(
         min_length=1,
         max_length=MAX_OPPONENTS,
         description="Characters as under `npcs:`; they roll initiative as one group.",
+    )
+    reinforcements: list[Reinforcement] = Field(
+        default=[], description="Opponents who join during the fight, with their stats."
     )
 
     @property
@@ -140,13 +203,14 @@ class Encounter(Model):
 
     @model_validator(mode="after")
     def _one_side(self) -> Encounter:
-        grouped = [o.name for o in self.opponents if o.group is not None]
+        everyone = [*self.opponents, *(o for r in self.reinforcements for o in r.opponents)]
+        grouped = [o.name for o in everyone if o.group is not None]
         if grouped:
             raise ValueError(
                 f"opponents roll initiative together under the event's title; leave out"
                 f" group: ({', '.join(grouped)})"
             )
-        names = [o.name for o in self.opponents]
+        names = [o.name for o in everyone]
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
             raise ValueError(f"two opponents are named {', '.join(twice)}; names must differ")

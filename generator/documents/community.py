@@ -709,7 +709,12 @@ def _attack_why(attack: YearlyAttack) -> tuple[str, str]:
 
 
 def _year_view(
-    year: int, event: Event, before: Mapping[str, int] | None, community: str, lines: int
+    year: int,
+    event: Event,
+    before: Mapping[str, int] | None,
+    community: str,
+    lines: int,
+    page: int | None = None,
 ) -> dict[str, Any]:
     challenge = event.challenge
     attack = yearly_attack(event.attack_bonus, event.damage, year)
@@ -747,6 +752,12 @@ def _year_view(
             ],
         },
         "encounter": event.encounter,
+        # Where the GM finds the opponents' stat blocks and the encounter's stakes.
+        "opponents": (
+            _("Opponents and stakes: encounters.pdf, page %(page)s") % {"page": page}
+            if page is not None
+            else ""
+        ),
         "encounter_lines": list(range(lines)),
         # Beside the encounter lines, under the three E's table (about six lines tall).
         "note_lines": list(range(max(0, lines - YEAR_TABLE_LINES))),
@@ -773,8 +784,10 @@ def year_sheets_context(
     now: Mapping[str, int] | None,
     options: BuildOptions,
     fewer_lines: int = 0,
+    pages: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
-    """View model for the GM's year sheets: one page per drawn event.
+    """View model for the GM's year sheets: one page per drawn event. ``pages``: event id
+    -> the page of encounters.pdf with its opponents.
 
     Only the first year's "before" is known in advance (the community now); later years
     start wherever play leaves them, so their rows are left to pencil. ``fewer_lines``
@@ -792,6 +805,7 @@ def year_sheets_context(
                 now if index == 0 else None,
                 name,
                 max(ENCOUNTER_LINES_MIN, encounter_lines(event, options) - fewer_lines),
+                (pages or {}).get(event.id),
             )
             for index, (year, event) in enumerate(numbered)
         ],
@@ -805,6 +819,7 @@ def year_sheets_document(
     options: BuildOptions,
     file_name: str,
     fewer_lines: int = 0,
+    pages: Mapping[str, int] | None = None,
 ) -> Document:
     """The GM's year sheets as one document, one page per drawn event, written as
     ``file_name``. ``fewer_lines`` takes ruled lines off every page, for a retry when the
@@ -814,6 +829,6 @@ def year_sheets_document(
         title=_("Resilience year sheets"),
         stem="year-sheets",
         template=YEAR_TEMPLATE,
-        context=year_sheets_context(numbered, community, now, options, fewer_lines),
+        context=year_sheets_context(numbered, community, now, options, fewer_lines, pages),
         file_name=file_name,
     )

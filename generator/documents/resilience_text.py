@@ -130,8 +130,11 @@ def _bonus(n: int) -> str:
     return f"+{n}" if n >= 0 else str(n)
 
 
-def event_text(year: int, event: Event, now: dict[str, int] | None = None) -> str:
-    """One drawn event, laid out for a terminal."""
+def event_text(
+    year: int, event: Event, now: dict[str, int] | None = None, page: int | None = None
+) -> str:
+    """One drawn event, laid out for a terminal; ``page``, that of encounters.pdf with its
+    opponents."""
     defense = event.attacks
     against = f"{defense} ({now[defense]} now)" if now is not None else defense
     lines = [f"Year {year} · {event.title} [{event.id}]"]
@@ -154,17 +157,21 @@ def event_text(year: int, event: Event, now: dict[str, int] | None = None) -> st
     for number, choice in enumerate(event.decision.choices, 1):
         lines += _wrapped("", f"{number}. {choice.choice}: {choice.consequence}", hang=3)
     lines += _wrapped("Encounter", event.encounter)
+    if page is not None:
+        lines += _wrapped("Opponents", f"encounters.pdf, page {page}")
     return "\n".join(lines)
 
 
-def event_json(year: int, event: Event) -> dict[str, Any]:
-    """The card as written, with the attack as it stands in ``year`` (harder years)."""
+def event_json(year: int, event: Event, page: int | None = None) -> dict[str, Any]:
+    """The card as written, with the attack as it stands in ``year`` (harder years), and
+    the page of encounters.pdf with its opponents (None when it prints none)."""
     attack = yearly_attack(event.attack_bonus, event.damage, year)
     return {
         "year": year,
         **event.model_dump(mode="json"),
         "year_attack_bonus": attack.bonus,
         "year_damage": attack.damage,
+        "encounters_page": page,
     }
 
 

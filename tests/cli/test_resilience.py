@@ -19,9 +19,10 @@ from scratchpress.cli.app import app as main_app
 from scratchpress.cli.resilience import resilience_app
 from scratchpress.content.loader import resilience_content
 from scratchpress.definitions.resilience_models import event_word_counts
+from scratchpress.resources import examples_dir
 from scratchpress.rules.year import draw_events, seed_value
 
-from conftest import WriteCampaign
+from conftest import ExampleBuild, WriteCampaign
 
 runner = CliRunner()
 LETTER = (612.0, 792.0)
@@ -421,7 +422,6 @@ def test_simulate_shows_control_characters_in_a_community_name_escaped(
 def test_draw_leaves_out_the_events_a_community_has_logged() -> None:
     """Lantern Weir logged the Weeping Dam as its year 1: seed 20 drew it again for year 2
     before; now no draw of the Weir's, however long, meets it twice."""
-    from scratchpress.resources import examples_dir
 
     count = len(resilience_content(None).events)
     everything = _drawn(str(examples_dir()), "--seed", "20", "--years", str(count - 1))
@@ -429,3 +429,28 @@ def test_draw_leaves_out_the_events_a_community_has_logged() -> None:
     assert "weeping-dam" in _drawn("--seed", "20", "--years", str(count))  # no campaign
     too_many = run("draw", examples_dir(), "--seed", "20", "--years", str(count))
     assert too_many.exit_code == 2
+
+
+def test_draw_names_the_page_of_encounters_pdf_with_the_opponents(
+    example_build: ExampleBuild, tmp_path: Path
+) -> None:
+    """The drawn event sends the GM to the page where its opponents and stakes start, in
+    the encounters.pdf the same campaign builds: the terminal, the JSON and the year sheet
+    all name it."""
+    result = run("draw", examples_dir(), "--seed", "20", "--years", "3", "--json")
+    assert result.exit_code == 0, result.output
+    events = json.loads(result.stdout)["events"]
+    [encounters] = example_build.folder.glob("encounters.pdf")
+    pages = PdfReader(encounters).pages
+    for event in events:
+        page = event["encounters_page"]
+        assert isinstance(page, int)
+        text = pages[page - 1].extract_text()
+        assert event["title"].upper() in text.upper() and event["encounter"][:30] in text
+    first = events[0]
+    text = run("draw", examples_dir(), "--seed", "20").stdout
+    assert f"Opponents   encounters.pdf, page {first['encounters_page']}" in text
+    sheet = tmp_path / "year.pdf"
+    assert run("draw", examples_dir(), "--seed", "20", "-o", sheet).exit_code == 0
+    said = PdfReader(sheet).pages[0].extract_text()
+    assert f"encounters.pdf, page {first['encounters_page']}" in said

@@ -96,11 +96,27 @@ def note_runs(text: str) -> list[Run]:
     return [(text, "italic")]
 
 
+Stake = tuple[str, str]  # (label, text): "They want", "the copper in the boiler house"
+
+
+def stake_runs(stake: Stake) -> list[Run]:
+    """One paragraph of an encounter's stakes: its label in bold, then its text."""
+    label, text = stake
+    return [(label + " ", "bold"), (text, "regular")]
+
+
 def section_items(
-    section: Section, computed: Computed, g: Geometry, key: str = "", note: str = ""
+    section: Section,
+    computed: Computed,
+    g: Geometry,
+    key: str = "",
+    note: str = "",
+    stakes: Sequence[Stake] = (),
 ) -> list[Item]:
     """A section's heading, then its NPCs with their minions. ``key`` tells sections of the
-    same name apart (two printables may reuse one); ``note`` is a line under the heading."""
+    same name apart (two printables may reuse one); ``note`` is a line under the heading,
+    ``stakes`` the paragraphs under it (an encounter's: what the opponents want...), each
+    a label in bold and its text."""
     key = key or section.name
     full = dataclasses.replace(g, column_w=g.content_w)
     minions: dict[str, list[Block]] = {}
@@ -110,6 +126,9 @@ def section_items(
     show_init = computed.rules.individual_initiative or not section.grouped
     note_w = g.column_w - 2 * NOTE_INSET
     head_h = HEAD_H + (count_lines(note_runs(note), note_w) * LINE + NOTE_GAP if note else 0)
+    if stakes:
+        lines = sum(count_lines(stake_runs(stake), note_w) for stake in stakes)
+        head_h += lines * LINE + NOTE_GAP
     view = {
         "name": section.name,
         "bonus": section.bonus,
@@ -117,6 +136,7 @@ def section_items(
         "how": section.how,
         "cont": False,
         "note": note,
+        "stakes": [{"label": label, "text": text} for label, text in stakes],
         "small": not heading_fits(section.name, g),
     }
     items = [Item("group", head_h, view, key)]
@@ -143,6 +163,7 @@ class Titled:
     title: str
     note: str
     computed: Computed
+    stakes: tuple[Stake, ...] = ()
 
 
 def titled_items(parts: Sequence[Titled], g: Geometry) -> list[Item]:
@@ -151,5 +172,5 @@ def titled_items(parts: Sequence[Titled], g: Geometry) -> list[Item]:
         for section in sections(part.computed):
             named = dataclasses.replace(section, name=part.title)
             key = f"{part.key}/{section.name}"
-            items += section_items(named, part.computed, g, key, part.note)
+            items += section_items(named, part.computed, g, key, part.note, part.stakes)
     return items
