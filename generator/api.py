@@ -65,7 +65,7 @@ if TYPE_CHECKING:
     from .documents.resilience_text import FoundCommunity
     from .npcs.spec import Plan as RosterPlan
     from .render.theme import ThemeInit
-    from .rules.simulate import Simulation
+    from .rules.simulate import Policy, Simulation
 
 __all__ = [
     "BUILD_KINDS",
@@ -764,17 +764,21 @@ def simulate(
     years: int = 10,
     runs: int = 1000,
     seed: str = "1",
-    policy: Literal["passive", "balanced", "greedy"] = "balanced",
+    policy: Policy = "balanced",
+    stop_at_win: bool = False,
 ) -> tuple[Simulation, str | None]:
     """Play the campaign's community (default: the one the user stands in, else 10/10/10
-    with 4 players) through ``years`` years, ``runs`` times; returns the result and the
-    community's name. Raises :class:`UsageError` for impossible numbers."""
+    with 4 players) through ``years`` years, ``runs`` times, as ``policy`` plays it; with
+    ``stop_at_win`` a run ends at 15/15/15. Returns the result and the community's name.
+    Raises :class:`UsageError` for impossible numbers."""
+    from .content.loader import resilience_content
     from .documents.community import current_defenses, latest_year
     from .resilience import (
         DEFAULT_PLAYERS,
         DEFAULT_START,
         campaign_and_events,
         only_community,
+        party_favours,
         party_levels,
     )
     from .rules.simulate import simulate as play
@@ -784,6 +788,7 @@ def simulate(
     community = only_community(loaded)
     start = current_defenses(community) if community is not None else dict(DEFAULT_START)
     players = (community.players if community is not None else None) or DEFAULT_PLAYERS
+    content = resilience_content(loaded)
     try:
         result = play(
             events,
@@ -796,6 +801,15 @@ def simulate(
             party_levels(loaded),
             # A campaign in play goes on from its next year, when the years are harder.
             first_year=latest_year(community) + 1 if community is not None else 1,
+            favours=party_favours(loaded, content.careers),
+            ideas=[
+                (
+                    {str(d): n for d, n in idea.develops.items()},
+                    {str(d): n for d, n in idea.sacrifices.items()},
+                )
+                for idea in content.project_ideas
+            ],
+            stop_at_win=stop_at_win,
         )
     except ValueError as err:
         raise UsageError(str(err)) from None

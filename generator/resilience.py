@@ -15,6 +15,7 @@ its founding values with its logged projects and history applied.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,12 +23,13 @@ from .content.loader import resilience_content
 from .definitions.campaign import Campaign, load_campaign
 from .definitions.files import display_path
 from .definitions.models import BuildOptions, CommunityDef, Settings, level_and_note
-from .definitions.resilience_models import Event
+from .definitions.resilience_models import Career, Event
 from .documents.community import current_defenses, latest_year
 from .documents.encounters import encounter_pages
 from .documents.resilience_text import FoundCommunity
 from .problems import UsageError
 from .rules.abilities import closest
+from .rules.community import DEFENSES
 from .rules.year import draw_events, seed_value
 from .wording import Wording, speaking
 
@@ -86,6 +88,23 @@ def only_community(campaign: Campaign | None) -> CommunityDef | None:
         return None
     definition: CommunityDef = campaign.communities[0].definition
     return definition
+
+
+def party_favours(campaign: Campaign | None, careers: Sequence[Career]) -> tuple[int, ...]:
+    """The defense (an index into DEFENSES) each player character's career favors, for
+    career-driven play; empty without player characters whose careers favor one."""
+    if campaign is None:
+        return ()
+    favors = {c.name.casefold(): c.favors for c in careers}
+    favors.update({c.id: c.favors for c in careers})
+    out = []
+    for located in campaign.characters:
+        character = located.definition
+        career = (character.career or "").strip()
+        favored = favors.get(career.casefold()) or favors.get(career)
+        if character.player and favored:
+            out.append(DEFENSES.index(favored))
+    return tuple(out)
 
 
 def party_levels(campaign: Campaign | None) -> dict[str, int] | None:

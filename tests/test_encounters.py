@@ -243,17 +243,35 @@ def test_the_printable_counts_its_opponents() -> None:
     [document] = encounters_doc.documents(
         compute_campaign(NO_CAMPAIGN), NO_CAMPAIGN, BuildOptions()
     )
-    total = sum(_fighters(e.id) for e in EVENTS)
+    found = compute_encounters(NO_CAMPAIGN)
+    arriving = sum(b.count for f in found for a in f.reinforcements for b in a.computed.blocks)
+    total = sum(_fighters(e.id) for e in EVENTS) + arriving
+    assert arriving > 0
     assert document.context["summary"] == f"{total} opponents in 50 events · current rules"
-    heads = [
+    items = [
         item
         for page in document.context["pages"]
         for column in page["columns"]
         for item in column
-        if item["kind"] == "group"
+        if item["kind"] in ("group", "stake")
     ]
-    assert [h["name"] for h in heads] == [e.title for e in EVENTS]
-    assert [h["note"] for h in heads] == [e.encounter for e in EVENTS]
+    # Each event's heading with its card line, then its stakes a paragraph each; then,
+    # under the same title, each group of reinforcements with when it joins.
+    heads = [h for h in items if h["kind"] == "group"]
+    firsts = [h for h in heads if not h["note"].startswith("Joining the fight: ")]
+    assert [h["name"] for h in firsts] == [e.title for e in EVENTS]
+    assert [h["note"] for h in firsts] == [e.encounter for e in EVENTS]
+    labels: list[list[str]] = []
+    for item in items:
+        if item["kind"] == "group":
+            labels.append([])
+        else:
+            labels[-1].append(item["label"])
+    stakes = [said for said, h in zip(labels, heads, strict=True) if h in firsts]
+    assert all(said[1:3] == ["They want", "They break off"] for said in stakes)
+    assert all({"If the PCs win:", "If the PCs lose:"} <= set(said) for said in stakes)
+    later = [said for said, h in zip(labels, heads, strict=True) if h not in firsts]
+    assert len(later) == sum(len(f.reinforcements) for f in found) and not any(later)
 
 
 # --------------------------------------------------------------------------------------------

@@ -269,14 +269,25 @@ def simulate(
         str, typer.Option("--seed", help="Same seed, same numbers (a number or any word).")
     ] = "1",
     policy: Annotated[
-        Literal["passive", "balanced", "greedy"],
+        Literal["passive", "balanced", "greedy", "story", "timid", "career", "no-sacrifice"],
         typer.Option(
             "--policy",
-            help="How the players play: passive (no projects), balanced (shore up the"
-            " weakest defense), greedy (economy first).",
+            help="How the table plays: passive (no projects), balanced (shore up the"
+            " weakest defense), greedy (economy first), story (choices and project ideas"
+            " for the story, not the numbers), timid (the safest answer, only likely"
+            " projects), career (each player develops what their career favors),"
+            " no-sacrifice (never gives a level up).",
             case_sensitive=False,
         ),
     ] = "balanced",
+    stop_at_win: Annotated[
+        bool,
+        typer.Option(
+            "--stop-at-win",
+            help="End a run when the community stands at 15/15/15 at a year's end, as the"
+            " text's tentative success ends the game.",
+        ),
+    ] = False,
     png: Annotated[
         Path | None,
         typer.Option(
@@ -288,8 +299,8 @@ def simulate(
     """Play a community through the years many times, to see what the deck does.
 
     Each year follows the rules' order: event, challenge, decision, attack, projects,
-    evaluation. Reports each defense's spread by year, the chance that any falls below
-    the creation minimum of 5, and each event's expected damage.
+    evaluation. Reports each defense's spread by year, the chance of ruin (a defense at
+    0) and of 15/15/15 by each year, and each event's expected damage.
 
     Example: scratchpress resilience simulate --years 10 --runs 2000 --policy greedy
     """
@@ -303,7 +314,7 @@ def simulate(
     if errors:
         stop(errors, 2)
     try:
-        result, name = api.simulate(campaign, years, runs, seed, policy)
+        result, name = api.simulate(campaign, years, runs, seed, policy, stop_at_win)
     except api.UsageError as err:
         stop([str(err)], 2)
     except InputError as err:

@@ -303,6 +303,11 @@ class Career(_Model):
         description="What this career pushes for when the council meets: the interest that"
         " sets it against the others.",
     )
+    favors: Defense | None = Field(
+        default=None,
+        description="The defense its wants serve: the one its player argues for at the"
+        " council, and develops first (the career-driven table of `resilience simulate`).",
+    )
 
     @field_validator("required")
     @classmethod

@@ -280,6 +280,12 @@ def career_face(career: Career) -> dict[str, Any]:
         "required_note": _("each at level 1") if len(career.required) > 1 else _("at level 1"),
         "description": career.description or "",
         "wants": career.wants or "",
+        # The defense its wants serve, beside the label: what its player argues for.
+        "wants_label": (
+            _("Wants · %(defense)s") % {"defense": terms.defense(career.favors)}
+            if career.favors
+            else _("Wants")
+        ),
         "project": career.project or "",
     }
 

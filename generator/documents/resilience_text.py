@@ -181,6 +181,10 @@ POLICY_WORDS = {
     "passive": "a passive community (no projects)",
     "balanced": "a well-played community (weakest defense first)",
     "greedy": "a greedy community (economy first)",
+    "story": "a story-first table (answers and project ideas for the story)",
+    "timid": "a timid table (the safest answer, only likely projects)",
+    "career": "a career-driven table (each player develops what their career favors)",
+    "no-sacrifice": "a table that never sacrifices (no levels given up)",
 }
 EVENTS_SHOWN = 5  # hardest and mildest events the text report names
 CHOICES_SHOWN = 12  # choices never taken, before "and N more"
@@ -203,19 +207,24 @@ def simulation_text(result: Simulation, community: str | None) -> str:
         f"{result.runs} runs of {_years(result)}: {who}, {result.players} players, "
         f"played as {POLICY_WORDS[result.policy]}; seed {result.seed}",
         "",
-        "year  " + "".join(f"{d:<20}" for d in DEFENSES),
+        "year  " + "".join(f"{d:<20}" for d in DEFENSES) + "ruined  15/15/15",
     ]
     for year in result.by_year:
         cells = [
             f"{s.mean:5.1f} ({s.p10:.0f}-{s.p90:.0f})".ljust(20)
             for s in (year.defenses[d] for d in DEFENSES)
         ]
-        lines.append(f"{year.year:>4}  " + "".join(cells).rstrip())
+        chances = f"{year.ruined:6.0%}  {year.won:8.0%}"
+        lines.append(f"{year.year:>4}  " + "".join(cells) + chances)
+    stopped = " (a run ends there: --stop-at-win)" if result.stop_at_win else ""
     lines += [
-        "      mean (10th-90th percentile) at the end of each year",
+        "      mean (10th-90th percentile) at the end of each year; ruined: runs with a"
+        " defense at 0 by then; 15/15/15: runs that have stood at 15 or more in all three"
+        f" at a year's end{stopped}",
         "",
         f"any defense below 5 (the creation minimum) at some year end: "
-        f"{result.p_any_below_minimum:.1%} of runs; any at 0: {result.p_any_zero:.1%}",
+        f"{result.p_any_below_minimum:.1%} of runs; any at 0: {result.p_any_zero:.1%};"
+        f" 15/15/15 reached: {result.p_won:.1%}",
     ]
     drawn = [e for e in result.events if e.drawn]
     ranked = sorted(drawn, key=lambda e: (-e.expected_damage, e.id))
@@ -224,9 +233,18 @@ def simulation_text(result: Simulation, community: str | None) -> str:
         lines += [f"  {e.expected_damage:+5.2f}  {e.title}" for e in ranked[:EVENTS_SHOWN]]
         lines += ["mildest events (negative: the community gains):"]
         lines += [f"  {e.expected_damage:+5.2f}  {e.title}" for e in ranked[-EVENTS_SHOWN:]]
+    titles = {e.id: e.title for e in result.events}
+    traps = sorted({(titles.get(d.event, d.event), d.choice, d.by) for d in result.dominated})
+    if traps:
+        lines += [
+            "",
+            f"choices another answer of the card beats on every defense, by expected value"
+            f" ({len(traps)}):",
+        ]
+        lines += [f"  {title}: {choice} (beaten by {by})" for title, choice, by in traps]
     never = [f"{e.title}: {c}" for e in drawn for c, share in e.choices if share == 0]
     if never:
-        lines += ["", f"choices this community never took ({len(never)}):"]
+        lines += ["", f"choices this table never took ({len(never)}):"]
         lines += [f"  {line}" for line in never[:CHOICES_SHOWN]]
         if len(never) > CHOICES_SHOWN:
             lines.append(f"  and {len(never) - CHOICES_SHOWN} more (--json lists them all)")

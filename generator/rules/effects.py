@@ -200,31 +200,56 @@ def _clause(clause: str) -> Effect:
 
 @dataclass(frozen=True)
 class ProjectModifier:
-    """A change to project rolls: to every project, or to those that develop (or sacrifice)
-    one of ``defenses``; ``except_develops`` exempts projects that develop one of them."""
+    """A change to project rolls: to every project (a general modifier), or to the projects
+    that develop one of ``develops``, sacrifice one of ``sacrifices`` (both, when both are
+    named), or sacrifice nothing (a specific one). ``except_develops`` exempts projects that
+    develop one of them (they roll at ``except_amount``); ``first_roll`` limits it to each
+    player's first project of the year.
+
+    A card that names a general modifier and a specific one ("every project rolls at -1,
+    and projects that develop equity at -2") gives the specific one *instead* to the
+    projects it names: an equity project rolls at -2, not -3 (project_modifier)."""
 
     amount: int
     develops: frozenset[str] = frozenset()
     sacrifices_nothing: bool = False
     except_develops: frozenset[str] = frozenset()
     except_amount: int | None = None
+    sacrifices: frozenset[str] = frozenset()
+    first_roll: bool = False
 
-    def applies(self, develops: Mapping[str, int], sacrifices: Mapping[str, int]) -> int:
+    @property
+    def specific(self) -> bool:
+        return bool(self.develops or self.sacrifices or self.sacrifices_nothing)
+
+    def concerns(
+        self, develops: Mapping[str, int], sacrifices: Mapping[str, int], first_roll: bool = True
+    ) -> bool:
+        """Whether the modifier speaks of this project at all."""
+        if self.first_roll and not first_roll:
+            return False
         developed = {d for d, v in develops.items() if v}
+        sacrificed = {d for d, v in sacrifices.items() if v}
         if self.except_develops & developed:
-            return self.except_amount or 0
+            return True
         if self.sacrifices_nothing:
-            return self.amount if not any(sacrifices.values()) else 0
-        if self.develops:
-            return self.amount if self.develops & developed else 0
+            return not sacrificed
+        if self.develops and not self.develops & developed:
+            return False
+        return not (self.sacrifices and not self.sacrifices & sacrificed)
+
+    def applies(
+        self, develops: Mapping[str, int], sacrifices: Mapping[str, int], first_roll: bool = True
+    ) -> int:
+        if not self.concerns(develops, sacrifices, first_roll):
+            return 0
+        if self.except_develops & {d for d, v in develops.items() if v}:
+            return self.except_amount or 0
         return self.amount
 
 
-_EVERY = re.compile(
-    rf"(?:every project(?: this year)? rolls? at|first project roll of each player"
-    rf"(?: this year)? is at) {_NUMBER}",
-    re.I,
-)
+_EVERY = re.compile(rf"every project(?: this year)? rolls? at {_NUMBER}", re.I)
+_FIRST = re.compile(rf"first project roll of each player(?: this year)? is at {_NUMBER}", re.I)
 _OTHER = re.compile(rf"every other project(?: rolls?)? at {_NUMBER}", re.I)
 _DEVELOP = re.compile(
     rf"projects that develop {_DEFENSE}(?: or {_DEFENSE})?(?: roll)? at {_NUMBER}", re.I
@@ -234,6 +259,11 @@ _EXCEPT = re.compile(
     rf"except projects that develop {_DEFENSE}(?:, which roll at {_NUMBER})?", re.I
 )
 _NOTHING = re.compile(rf"projects that sacrifice nothing roll at {_NUMBER}", re.I)
+_DEVELOP_AND_SACRIFICE = re.compile(
+    rf"projects that develop {_DEFENSE} and sacrifice {_DEFENSE}(?: roll)? at {_NUMBER}", re.I
+)
+_SACRIFICE = re.compile(rf"projects that sacrifice {_DEFENSE}(?: roll)? at {_NUMBER}", re.I)
+_UNLESS_ALSO = re.compile(rf"unless they also develop {_DEFENSE}", re.I)
 
 
 def parse_temporary(text: str) -> list[ProjectModifier]:
@@ -262,6 +292,10 @@ def parse_temporary(text: str) -> list[ProjectModifier]:
                     ProjectModifier(_int(extra.group(1)), frozenset([extra.group(2).lower()]))
                 )
             continue
+        first = _FIRST.search(part)
+        if first:
+            found.append(ProjectModifier(_int(first.group(1)), first_roll=True))
+            continue
         other = _OTHER.search(part)
         if other:  # the projects the modifiers before it leave out
             named = frozenset().union(*(m.develops for m in found))
@@ -271,24 +305,64 @@ def parse_temporary(text: str) -> list[ProjectModifier]:
         if nothing:
             found.append(ProjectModifier(_int(nothing.group(1)), sacrifices_nothing=True))
             continue
+        both = _DEVELOP_AND_SACRIFICE.search(part)
+        if both:
+            found.append(
+                ProjectModifier(
+                    _int(both.group(3)),
+                    frozenset([both.group(1).lower()]),
+                    sacrifices=frozenset([both.group(2).lower()]),
+                )
+            )
+            continue
+        sacrifice = _SACRIFICE.search(part)
+        if sacrifice:
+            found.append(
+                ProjectModifier(
+                    _int(sacrifice.group(2)), sacrifices=frozenset([sacrifice.group(1).lower()])
+                )
+            )
+            continue
         develop = _DEVELOP.search(part)
         if develop:
             names = {g.lower() for g in develop.groups()[:2] if g}
-            found.append(ProjectModifier(_int(develop.group(3)), frozenset(names)))
+            unless = _UNLESS_ALSO.search(part)
+            found.append(
+                ProjectModifier(
+                    _int(develop.group(3)),
+                    frozenset(names),
+                    except_develops=frozenset([unless.group(1).lower()]) if unless else frozenset(),
+                    except_amount=0 if unless else None,
+                )
+            )
     return found
 
 
 def project_modifier(
-    modifiers: list[ProjectModifier], develops: Mapping[str, int], sacrifices: Mapping[str, int]
+    modifiers: list[ProjectModifier],
+    develops: Mapping[str, int],
+    sacrifices: Mapping[str, int],
+    first_roll: bool = True,
 ) -> int:
-    return sum(m.applies(develops, sacrifices) for m in modifiers)
+    """The year's modifier to one project's roll: the specific modifiers that name it,
+    added up (a project developing two defenses may be named twice), else the general
+    ones. ``first_roll``: whether this is its player's first project of the year."""
+    specific = [m for m in modifiers if m.specific and m.concerns(develops, sacrifices, first_roll)]
+    chosen = specific or [m for m in modifiers if not m.specific]
+    return sum(m.applies(develops, sacrifices, first_roll) for m in chosen)
 
 
 def penalty_becomes(modifiers: list[ProjectModifier], amount: int) -> list[ProjectModifier]:
     """ "The temporary penalty becomes -2": every penalty of the year now has that size."""
     return [
         ProjectModifier(
-            amount, m.develops, m.sacrifices_nothing, m.except_develops, m.except_amount
+            amount,
+            m.develops,
+            m.sacrifices_nothing,
+            m.except_develops,
+            m.except_amount,
+            m.sacrifices,
+            m.first_roll,
         )
         if m.amount < 0
         else m

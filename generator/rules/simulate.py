@@ -46,7 +46,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal, Protocol
 
-from .community import CREATION_MIN, DEFENSES, escalation, plan_project, project_size
+from .community import (
+    CREATION_MIN,
+    DEFENSES,
+    SUCCESS_AT,
+    escalation,
+    plan_project,
+    project_size,
+)
 from .effects import (
     Effect,
     ProjectModifier,
@@ -56,12 +63,64 @@ from .effects import (
     project_modifier,
 )
 
-Policy = Literal["passive", "balanced", "greedy"]
-POLICIES: tuple[Policy, ...] = ("passive", "balanced", "greedy")
+Policy = Literal["passive", "balanced", "greedy", "story", "timid", "career", "no-sacrifice"]
+POLICIES: tuple[Policy, ...] = (
+    "passive",
+    "balanced",
+    "greedy",
+    "story",
+    "timid",
+    "career",
+    "no-sacrifice",
+)
 TYPICAL_LEVEL = 2  # a party's best level in an ability, when no party is given
 NATURAL_20 = 20
 GREEDY_WEIGHT = 2.0
-GAME_OVER = -100.0  # what balanced play thinks of a defense at 0: worse than any low value
+GAME_OVER = -100.0  # what a table that foresees ruin thinks of a defense at 0
+TIMID_CHANCE = 0.7  # a timid table starts only the projects at least this likely to succeed
+CAREER_WEIGHT = 1.5  # how much more a career-driven table values a level of what it favors
+# The careers a table without a party brings (farmer, business owner, parent, engineer):
+# what each favors, as indexes into DEFENSES.
+DEFAULT_FAVOURS: tuple[int, ...] = (1, 0, 2, 0)
+
+
+@dataclass(frozen=True)
+class Table:
+    """How a table plays, as the simulator needs it: what it values (``weights`` per
+    defense; whether a defense at 0 is foreseen as the end), which projects it brings,
+    and how it takes the community's decisions."""
+
+    policy: Policy
+    weights: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    foresees_ruin: bool = True
+    projects: bool = True
+    sacrifices: bool = True
+    min_chance: float = 0.0
+    story: bool = False  # choices and projects for the story: at random, not by their numbers
+    cautious: bool = False  # decisions by their worst outcome, not their expected one
+    favours: tuple[int, ...] = ()  # per player, the defense their career pushes for
+
+
+def table_for(policy: Policy, favours: Sequence[int] = ()) -> Table:
+    """The table a policy describes; ``favours`` the defense each player's career favors
+    (DEFENSES indexes), for career-driven play."""
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}; use one of {', '.join(POLICIES)}")
+    if policy == "passive":
+        return Table(policy, projects=False)
+    if policy == "greedy":
+        return Table(policy, (GREEDY_WEIGHT, 1.0, 1.0), foresees_ruin=False)
+    if policy == "story":
+        return Table(policy, story=True)
+    if policy == "timid":
+        return Table(policy, min_chance=TIMID_CHANCE, cautious=True)
+    if policy == "no-sacrifice":
+        return Table(policy, sacrifices=False)
+    if policy == "career":
+        chosen = tuple(favours) or DEFAULT_FAVOURS
+        weights = tuple(1.0 + (CAREER_WEIGHT - 1.0) * (d in chosen) for d in range(3))
+        return Table(policy, (weights[0], weights[1], weights[2]), favours=chosen)
+    return Table(policy)
 
 
 class _Challenge(Protocol):
@@ -155,12 +214,22 @@ def chance(needed: int, bonus: int = 0, natural_20: bool = True) -> float:
 
 
 # ------------------------------------------------------------------------------------------
-# Valuing a community: what each policy wants
+# Valuing a community: what each table wants
 
 
 @lru_cache(maxsize=1024)
 def _root(level: int) -> float:
     return 4.0 * math.sqrt(max(level, 0))
+
+
+def _value(table: Table, state: tuple[int, int, int]) -> float:
+    """What a state is worth to the table: each defense's level on a square root (a level
+    counts more where the defense is low), by the table's weights; a defense at 0 is the
+    end of the game to a table that foresees it. (_pick inlines this.)"""
+    if table.foresees_ruin and min(state) <= 0:
+        return GAME_OVER
+    w = table.weights
+    return w[0] * _root(state[0]) + w[1] * _root(state[1]) + w[2] * _root(state[2])
 
 
 def _apply(state: Mapping[str, int], change: Mapping[str, int]) -> dict[str, int]:
@@ -219,55 +288,79 @@ def _add(*changes: Mapping[str, int]) -> dict[str, int]:
     return out
 
 
+def _costs_now(effect: Effect) -> bool:
+    return any(v < 0 for v in effect.now.values())
+
+
 def _choose(
-    policy: Policy,
+    rng: random.Random,
+    table: Table,
     card: _Read,
     state: Mapping[str, int],
     challenge: Effect,
     party: Mapping[str, int],
     players: int,
 ) -> int:
-    """The index of the choice the policy takes."""
-    if policy == "passive":
+    """The index of the choice the table takes."""
+    indexes = list(range(len(card.choices)))
+    if table.policy == "passive":
         # What costs least now; ties go to the card's first choice.
         def cost_now(index: int) -> int:
             return -sum(v for v in card.choices[index].now.values() if v < 0)
 
-        return min(range(len(card.choices)), key=cost_now)
-    scores = []
-    for choice in card.choices:
-        effect = challenge.plus(choice)
+        return min(indexes, key=cost_now)
+    if table.story:
+        # The answer that makes the better story: the numbers do not decide it.
+        return rng.choice(indexes)
+    if not table.sacrifices:
+        # Nobody gives anything up now while another answer asks for nothing.
+        free = [i for i in indexes if not _costs_now(challenge.plus(card.choices[i]))]
+        indexes = free or indexes
+    scores: dict[int, float] = {}
+    for index in indexes:
+        effect = challenge.plus(card.choices[index])
         outcomes = _attack_outcomes(card, state, effect, party)
+        if table.cautious:
+            # The answer whose worst outcome costs least, then the best on average.
+            worst = min(sum(change.values()) for _, change in outcomes)
+            mean = sum(p * sum(change.values()) for p, change in outcomes)
+            scores[index] = worst * 1000 + mean
+            continue
         modifiers = _year_modifiers(card, effect)
-        scores.append(
-            sum(
-                p
-                * _with_projects(
-                    policy, players, _key(_apply(state, change)), modifiers, effect.project_bonus
-                )
-                for p, change in outcomes
+        scores[index] = sum(
+            p
+            * _outlook(
+                table, players, _key(_apply(state, change)), modifiers, effect.project_bonus, 0
             )
+            for p, change in outcomes
         )
-    return max(range(len(scores)), key=lambda i: (scores[i], -i))
+    return max(indexes, key=lambda i: (scores[i], -i))
 
 
-def _with_projects(
-    policy: Policy,
+@lru_cache(maxsize=400_000)
+def _outlook(
+    table: Table,
     players: int,
     state: tuple[int, int, int],
     modifiers: tuple[ProjectModifier, ...],
     bonus: int,
+    index: int,
 ) -> float:
-    """What a state after the attack is worth, counting the year's projects still to come,
-    so a choice that ends a penalty on projects or gives one a bonus is valued for it: each
-    project's expected gain under the year's modifiers, the bonus on the first."""
-    now = _tuple_value(policy, state)
-    if min(state) <= 0:
-        return now  # the game is over: no projects follow
+    """What a state after the attack is worth once the year's projects from the
+    ``index``-th on are done, each picked as the table picks it from the state the ones
+    before left (success and failure both followed, by their chances). Valuing the year's
+    projects from the state after the attack alone would count the large gain a project
+    makes at a low defense once per project, and value economy 2 above economy 7."""
     count = project_size(players).projects_per_player * players
-    plain = _best_plan_scored(policy, players, state, modifiers, 0)[1] - now
-    first = _best_plan_scored(policy, players, state, modifiers, bonus)[1] - now
-    return now + first + (count - 1) * plain
+    if index >= count or min(state) <= 0 or not table.projects:
+        return _value(table, state)
+    plan, p = _pick(table, players, state, modifiers, bonus, index)
+    dev, sac = _vector(plan.develop), _vector(plan.sacrifice)
+    failure = (state[0] - sac[0], state[1] - sac[1], state[2] - sac[2])
+    success = (failure[0] + dev[0], failure[1] + dev[1], failure[2] + dev[2])
+    after_success = _outlook(table, players, success, modifiers, 0, index + 1) if p else 0.0
+    after_failure = _outlook(table, players, failure, modifiers, 0, index + 1) if p < 1 else 0.0
+    return p * after_success + (1 - p) * after_failure
 
 
 def _year_modifiers(card: _Read, effect: Effect) -> tuple[ProjectModifier, ...]:
@@ -301,92 +394,203 @@ class Plan:
     automatic: bool
 
 
+def _vector(levels: Mapping[str, int]) -> tuple[int, int, int]:
+    return (levels.get("economy", 0), levels.get("environment", 0), levels.get("equity", 0))
+
+
+def _splits(total: int, among: Sequence[str]) -> list[dict[str, int]]:
+    """Every way to put ``total`` levels on one or two of ``among``."""
+    out: list[dict[str, int]] = [{d: total} for d in among]
+    for i, first in enumerate(among):
+        for second in among[i + 1 :]:
+            out += [{first: a, second: total - a} for a in range(1, total)]
+    return out
+
+
 @lru_cache(maxsize=16)
-def _candidates(policy: Policy, players: int) -> tuple[Plan, ...]:
-    """The projects players actually bring to the table: develop one defense by up to the
-    size's maximum, optionally paying for it with levels of one other defense. Each is
+def _candidates(players: int) -> tuple[Plan, ...]:
+    """The projects a table may bring: develop one or two defenses by up to the size's
+    maximum, paying for it (or not) with levels of one or both of the others. Each is
     checked and priced by ``plan_project``, as ``resilience project`` does."""
     size = project_size(players)
     plans: list[Plan] = []
-    for target in DEFENSES:
-        for levels in range(1, size.max_development + 1):
-            for payer in [None, *[d for d in DEFENSES if d != target]]:
-                for paid in range(1, levels + 1) if payer else [0]:
-                    sacrifice = {payer: paid} if payer else {}
-                    plan = plan_project(players, {target: levels}, sacrifice)
-                    if plan.legal:
-                        plans.append(
-                            Plan({target: levels}, sacrifice, plan.difficulty, plan.automatic)
-                        )
+    for levels in range(1, size.max_development + 1):
+        for develop in _splits(levels, DEFENSES):
+            others = [d for d in DEFENSES if d not in develop]
+            sacrifices: list[dict[str, int]] = [{}]
+            for paid in range(1, levels + 1):
+                sacrifices += _splits(paid, others)
+            for sacrifice in sacrifices:
+                plan = plan_project(players, develop, sacrifice)
+                if plan.legal:
+                    plans.append(Plan(develop, sacrifice, plan.difficulty, plan.automatic))
     return tuple(plans)
 
 
-@lru_cache(maxsize=4096)
+def _first_roll(players: int, index: int) -> bool:
+    """Projects go round the table: the first ``players`` are each player's first."""
+    return index < players
+
+
+def _player(players: int, index: int) -> int:
+    return index % players
+
+
+@lru_cache(maxsize=64)
+def _allowed_for(players: int, sacrifices: bool, favoured: int) -> tuple[int, ...]:
+    out = []
+    for i, plan in enumerate(_candidates(players)):
+        if not sacrifices and any(plan.sacrifice.values()):
+            continue
+        if favoured >= 0 and not plan.develop.get(DEFENSES[favoured]):
+            continue
+        out.append(i)
+    return tuple(out)
+
+
+@lru_cache(maxsize=8192)
 def _modifiers_for(
-    policy: Policy, players: int, modifiers: tuple[ProjectModifier, ...]
+    players: int, modifiers: tuple[ProjectModifier, ...], first_roll: bool
 ) -> tuple[int, ...]:
     return tuple(
-        project_modifier(list(modifiers), plan.develop, plan.sacrifice)
-        for plan in _candidates(policy, players)
+        project_modifier(list(modifiers), plan.develop, plan.sacrifice, first_roll)
+        for plan in _candidates(players)
     )
 
 
-@lru_cache(maxsize=16)
-def _vectors(policy: Policy, players: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
-    """Each candidate's development and sacrifice as (economy, environment, equity)."""
-    return tuple(
-        (
-            tuple(plan.develop.get(d, 0) for d in DEFENSES),
-            tuple(plan.sacrifice.get(d, 0) for d in DEFENSES),
+@lru_cache(maxsize=64)
+def _prepared(
+    players: int, allowed: tuple[int, ...]
+) -> tuple[tuple[int, int, int, int, int, int, int, int, bool], ...]:
+    """The allowed candidates as flat tuples for the inner loop of _pick: the development
+    and sacrifice per defense, the difficulty, whether automatic."""
+    plans = _candidates(players)
+    out = []
+    for i in allowed:
+        dev, sac = _vector(plans[i].develop), _vector(plans[i].sacrifice)
+        out.append(
+            (
+                i,
+                dev[0],
+                dev[1],
+                dev[2],
+                sac[0],
+                sac[1],
+                sac[2],
+                plans[i].difficulty,
+                plans[i].automatic,
+            )
         )
-        for plan in _candidates(policy, players)
-    )
+    return tuple(out)
 
 
-def _best_plan(
-    policy: Policy,
+# Every level a defense can reach in a simulation (MAX_YEARS years of the largest gains).
+_ROOTS = tuple(4.0 * math.sqrt(level) for level in range(0, 8192))
+
+
+def _pick(
+    table: Table,
     players: int,
     state: tuple[int, int, int],
     modifiers: tuple[ProjectModifier, ...],
     bonus: int,
-) -> Plan:
-    return _best_plan_scored(policy, players, state, modifiers, bonus)[0]
-
-
-@lru_cache(maxsize=200_000)
-def _best_plan_scored(
-    policy: Policy,
-    players: int,
-    state: tuple[int, int, int],
-    modifiers: tuple[ProjectModifier, ...],
-    bonus: int,
+    index: int,
 ) -> tuple[Plan, float]:
-    """The candidate project with the best expected value for the policy in this state
-    (a sacrifice may not exceed what a defense has), and that value. Worked on tuples:
-    this runs for every project of every simulated year."""
-    best_score = -math.inf
-    best: Plan | None = None
-    plans = _candidates(policy, players)
-    mods = _modifiers_for(policy, players, modifiers)
-    for plan, mod, (dev, sac) in zip(plans, mods, _vectors(policy, players), strict=True):
-        failure = (state[0] - sac[0], state[1] - sac[1], state[2] - sac[2])
-        if min(failure) < 0:
+    """The project the table brings as its ``index``-th of the year in this state, and its
+    chance of success: the one with the best expected value for the table, among those it
+    would bring (a sacrifice may not exceed what a defense has; a timid table only brings
+    projects likely to succeed). Which project of the year it is matters only through
+    whether it is its player's first and which player brings it."""
+    favoured = table.favours[_player(players, index) % len(table.favours)] if table.favours else -1
+    return _pick_for(table, players, state, modifiers, bonus, _first_roll(players, index), favoured)
+
+
+@lru_cache(maxsize=400_000)
+def _pick_for(
+    table: Table,
+    players: int,
+    state: tuple[int, int, int],
+    modifiers: tuple[ProjectModifier, ...],
+    bonus: int,
+    first_roll: bool,
+    favoured: int,
+) -> tuple[Plan, float]:
+    """_pick's work. The loop runs for every project of every simulated year and every
+    choice weighed: it works on flat tuples."""
+    plans = _candidates(players)
+    mods = _modifiers_for(players, modifiers, first_roll)
+    w0, w1, w2 = table.weights
+    ruin = GAME_OVER if table.foresees_ruin else None
+    roots = _ROOTS
+    e, v, q = state
+    best_i, best_p, best_score = -1, 0.0, -math.inf
+    fallback_i, fallback_p = -1, -1.0
+    for i, d0, d1, d2, s0, s1, s2, difficulty, automatic in _prepared(
+        players, _allowed_for(players, table.sacrifices, favoured)
+    ):
+        f0, f1, f2 = e - s0, v - s1, q - s2
+        if f0 < 0 or f1 < 0 or f2 < 0:
             continue
-        success = (failure[0] + dev[0], failure[1] + dev[1], failure[2] + dev[2])
-        p = 1.0 if plan.automatic else chance(plan.difficulty, mod + bonus, natural_20=False)
-        score = p * _tuple_value(policy, success) + (1 - p) * _tuple_value(policy, failure)
+        # d20 + modifier >= difficulty, no natural 20 for projects
+        need = difficulty - mods[i] - bonus  # the d20 must show this much
+        p = 1.0 if automatic or need <= 1 else 0.0 if need > 20 else (21 - need) / 20
+        if p < table.min_chance:
+            if p > fallback_p:
+                fallback_i, fallback_p = i, p
+            continue
+        if ruin is not None and (f0 == 0 or f1 == 0 or f2 == 0):
+            fail_value = ruin
+        else:
+            fail_value = w0 * roots[f0] + w1 * roots[f1] + w2 * roots[f2]
+        g0, g1, g2 = f0 + d0, f1 + d1, f2 + d2
+        if ruin is not None and (g0 == 0 or g1 == 0 or g2 == 0):
+            win_value = ruin
+        else:
+            win_value = w0 * roots[g0] + w1 * roots[g1] + w2 * roots[g2]
+        score = p * win_value + (1 - p) * fail_value
         if score > best_score + 1e-9:
-            best_score, best = score, plan
-    assert best is not None  # developing 1 level with no sacrifice is always legal
-    return best, best_score
+            best_i, best_p, best_score = i, p, score
+    if best_i < 0:
+        best_i, best_p = fallback_i, fallback_p
+    assert best_i >= 0  # developing 1 level with no sacrifice is always legal
+    return plans[best_i], best_p
 
 
-def _tuple_value(policy: Policy, state: tuple[int, int, int]) -> float:
-    if policy == "greedy":  # economy counts GREEDY_WEIGHT times, and ruin is not foreseen
-        return GREEDY_WEIGHT * _root(state[0]) + _root(state[1]) + _root(state[2])
-    if min(state) <= 0:
-        return GAME_OVER
-    return _root(state[0]) + _root(state[1]) + _root(state[2])
+def _story_project(
+    rng: random.Random,
+    players: int,
+    state: Mapping[str, int],
+    modifiers: tuple[ProjectModifier, ...],
+    bonus: int,
+    index: int,
+    ideas: Sequence[Plan],
+) -> tuple[Plan, float]:
+    """A story-first table's project: one of the printed project ideas the group's size
+    allows, picked for what it is, not for its numbers; only a sacrifice the community
+    cannot pay, or one that would end it, rules an idea out."""
+    affordable = [
+        idea for idea in ideas if all(state[d] - idea.sacrifice.get(d, 0) > 0 for d in DEFENSES)
+    ]
+    if not affordable:
+        affordable = [p for p in _candidates(players) if not any(p.sacrifice.values())]
+    plan = rng.choice(affordable)
+    modifier = project_modifier(
+        list(modifiers), plan.develop, plan.sacrifice, _first_roll(players, index)
+    )
+    p = 1.0 if plan.automatic else chance(plan.difficulty, modifier + bonus, natural_20=False)
+    return plan, p
+
+
+def project_ideas(
+    players: int, ideas: Sequence[tuple[Mapping[str, int], Mapping[str, int]]]
+) -> tuple[Plan, ...]:
+    """The ideas (develops, sacrifices) the rules allow a group of ``players``, priced."""
+    out = []
+    for develop, sacrifice in ideas:
+        plan = plan_project(players, develop, sacrifice)
+        if plan.legal:
+            out.append(Plan(dict(develop), dict(sacrifice), plan.difficulty, plan.automatic))
+    return tuple(out)
 
 
 # ------------------------------------------------------------------------------------------
@@ -413,6 +617,8 @@ class Spread:
 class YearSpread:
     year: int
     defenses: Mapping[str, Spread]
+    ruined: float = 0.0  # share of runs with a defense at 0 by the end of this year
+    won: float = 0.0  # share of runs that have stood at 15/15/15 by the end of this year
 
 
 @dataclass(frozen=True)
@@ -421,9 +627,18 @@ class EventEffect:
     title: str
     expected_damage: float  # mean levels lost across the three E's; negative: a windfall
     drawn: int
-    # (choice, share of the draws it was taken): a choice never taken by any policy is
-    # dominated, a trap on the card
+    # (choice, share of the draws this table took it)
     choices: tuple[tuple[str, float], ...] = ()
+
+
+@dataclass(frozen=True)
+class Dominated:
+    """A choice another choice of the same card beats on every defense, in expectation."""
+
+    event: str
+    choice: str
+    by: str
+    state: tuple[int, int, int]
 
 
 @dataclass(frozen=True)
@@ -439,6 +654,15 @@ class Simulation:
     p_any_zero: float
     events: list[EventEffect] = field(default_factory=list)
     first_year: int = 1
+    p_won: float = 0.0  # share of runs that stood at 15/15/15 at some year's end
+    stop_at_win: bool = False
+    # Choices another of their card beats on every defense by expected value (at 10/10/10,
+    # 15/15/15, 20/20/20, in the first simulated year): traps, whoever plays.
+    dominated: tuple[Dominated, ...] = ()
+
+    def first_year_won(self, share: float) -> int | None:
+        """The first year by whose end at least ``share`` of the runs had won."""
+        return next((y.year for y in self.by_year if y.won >= share), None)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -449,6 +673,7 @@ class Simulation:
             "start": dict(self.start),
             "players": self.players,
             "first_year": self.first_year,
+            "stop_at_win": self.stop_at_win,
             "by_year": [
                 {
                     "year": y.year,
@@ -456,11 +681,18 @@ class Simulation:
                         d: {"mean": s.mean, "p10": s.p10, "p90": s.p90}
                         for d, s in y.defenses.items()
                     },
+                    "ruined": y.ruined,
+                    "won": y.won,
                 }
                 for y in self.by_year
             ],
             "p_any_below_minimum": self.p_any_below_minimum,
             "p_any_zero": self.p_any_zero,
+            "p_won": self.p_won,
+            "dominated": [
+                {"event": d.event, "choice": d.choice, "by": d.by, "at": list(d.state)}
+                for d in self.dominated
+            ],
             "events": [
                 {
                     "id": e.id,
@@ -490,55 +722,90 @@ def simulate(
     policy: Policy = "balanced",
     party: Mapping[str, int] | None = None,
     first_year: int = 1,
+    *,
+    favours: Sequence[int] = (),
+    ideas: Sequence[tuple[Mapping[str, int], Mapping[str, int]]] = (),
+    stop_at_win: bool = False,
 ) -> Simulation:
-    """``runs`` communities from ``start``, each through ``years`` drawn years."""
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; use one of {', '.join(POLICIES)}")
+    """``runs`` communities from ``start``, each through ``years`` drawn years, played as
+    ``policy`` plays (``favours``: the defense each player's career pushes for, for
+    career-driven play; ``ideas``: the printed project ideas, for story-first play). A run
+    ends when a defense falls to 0, checked after the attack and after every project; with
+    ``stop_at_win``, also when the community stands at 15/15/15 at a year's end."""
+    table = table_for(policy, favours)
     if years < 1 or runs < 1:
         raise ValueError("--years and --runs must be 1 or more")
     if not events:
         raise ValueError("there are no events to draw")
-    project_size(players)  # raises for a count the rules do not cover
+    size = project_size(players)  # raises for a count the rules do not cover
     cards = [_read(e) for e in sorted(events, key=lambda e: e.id)]
+    story_ideas = project_ideas(players, ideas)
     levels = {} if party is None else dict(party)
     rng = random.Random(seed)
     history: list[list[dict[str, int]]] = [[] for _ in range(years)]
-    below = zero = 0
+    ruined_by = [0] * years
+    won_by = [0] * years
+    below = zero = won = 0
     tallies = {c.id: _EventTally(c.title, c.labels, taken=[0] * len(c.labels)) for c in cards}
-    size = project_size(players)
+    count = size.projects_per_player * players
     for _ in range(runs):
         state = {d: start[d] for d in DEFENSES}
         deck: list[_Read] = []
-        fell = hit_zero = False
+        fell = hit_zero = has_won = False
         for year in range(years):
             if not deck:
                 deck = rng.sample(cards, len(cards))
             card = deck.pop()
             before = sum(state.values())
             state, modifiers, bonus, chosen = _play_event(
-                rng, card, state, policy, levels, players, first_year + year
+                rng, card, state, table, levels, players, first_year + year
             )
             tallies[card.id].drawn += 1
             tallies[card.id].taken[chosen] += 1
             tallies[card.id].lost += before - sum(state.values())
-            if policy != "passive" and min(state.values()) > 0:
-                for _project in range(size.projects_per_player * players):
-                    plan = _best_plan(policy, players, _key(state), modifiers, bonus)
-                    mod = project_modifier(list(modifiers), plan.develop, plan.sacrifice) + bonus
-                    bonus = 0  # "+2 to one project": the first project takes it
+            attempted = succeeded = 0
+            if table.projects:
+                for index in range(count):
+                    if min(state.values()) <= 0:
+                        break  # a project's sacrifice ended the game
+                    if table.story:
+                        plan, _p = _story_project(
+                            rng, players, state, modifiers, bonus, index, story_ideas
+                        )
+                    else:
+                        plan, _p = _pick(table, players, _key(state), modifiers, bonus, index)
+                    mod = project_modifier(
+                        list(modifiers), plan.develop, plan.sacrifice, _first_roll(players, index)
+                    )
                     roll = None if plan.automatic else rng.randint(1, 20)
-                    state = resolve_project(state, plan, roll, mod)
+                    came_off = plan.automatic or (
+                        roll is not None and roll + mod + bonus >= plan.difficulty
+                    )
+                    state = resolve_project(state, plan, roll, mod + bonus)
+                    bonus = 0  # "+2 to one project": the first project takes it
+                    attempted += 1
+                    succeeded += came_off
             if min(state.values()) > 0:
-                state = _apply(state, _evaluation(policy, state))
+                state = _apply(state, evaluation(state, attempted, succeeded))
             history[year].append(dict(state))
             fell = fell or min(state.values()) < CREATION_MIN
+            ended = False
             if min(state.values()) <= 0:  # the community has failed: the game ends
-                hit_zero = True
+                hit_zero = ended = True
+                for after_year in range(year, years):
+                    ruined_by[after_year] += 1
+            elif min(state.values()) >= SUCCESS_AT and not has_won:
+                has_won = True
+                ended = stop_at_win
+                for after_year in range(year, years):
+                    won_by[after_year] += 1
+            if ended:
                 for later in history[year + 1 :]:
                     later.append(dict(state))
                 break
         below += fell
         zero += hit_zero
+        won += has_won
     by_year = [
         YearSpread(
             first_year + year,
@@ -550,6 +817,8 @@ def simulate(
                 )
                 for d in DEFENSES
             },
+            round(ruined_by[year] / runs, 4),
+            round(won_by[year] / runs, 4),
         )
         for year, states in enumerate(history)
     ]
@@ -578,6 +847,9 @@ def simulate(
         p_any_zero=round(zero / runs, 4),
         events=effects,
         first_year=first_year,
+        p_won=round(won / runs, 4),
+        stop_at_win=stop_at_win,
+        dominated=tuple(dominated_choices(events, players=players, year=first_year)),
     )
 
 
@@ -613,7 +885,7 @@ def _play_event(
     rng: random.Random,
     card: _Read,
     state: dict[str, int],
-    policy: Policy,
+    table: Table,
     party: Mapping[str, int],
     players: int,
     year: int = 1,
@@ -627,20 +899,139 @@ def _play_event(
     )
     harder = escalation(year)
     challenge = challenge.plus(Effect(attack_bonus=harder.attack_bonus, damage=harder.damage))
-    index = _choose(policy, card, state, challenge, party, players)
+    index = _choose(rng, table, card, state, challenge, party, players)
     effect = challenge.plus(card.choices[index])
     modifiers = _year_modifiers(card, effect)
     change = _sample(rng, _attack_outcomes(card, state, effect, party))
     return _apply(state, change), modifiers, effect.project_bonus, index
 
 
-def _evaluation(policy: Policy, state: Mapping[str, int]) -> dict[str, int]:
+def evaluation(state: Mapping[str, int], attempted: int, succeeded: int) -> dict[str, int]:
+    """The GM's evaluation, judged on the year played whatever the table meant to do: a
+    year whose projects mostly came off (at least half) was one of workable ideas and
+    earns 1 level on each of the two weakest defenses; a year of failed projects or none,
+    1 level on the weakest."""
     weakest = sorted(DEFENSES, key=lambda d: (state[d], DEFENSES.index(d)))
-    if policy == "balanced":
+    if attempted and 2 * succeeded >= attempted:
         return {weakest[0]: 1, weakest[1]: 1}
-    if policy == "greedy":
-        return {"economy": 1}
     return {weakest[0]: 1}
 
 
-__all__ = ["POLICIES", "Policy", "Simulation", "chance", "resolve_project", "simulate"]
+# ------------------------------------------------------------------------------------------
+# Judging a card's choices by expected value
+
+
+def expected_change(
+    card: EventCard,
+    choice: int,
+    state: Mapping[str, int],
+    players: int = 4,
+    year: int = 1,
+    party: Mapping[str, int] | None = None,
+) -> tuple[float, float, float]:
+    """The levels each defense is expected to gain (negative: lose) in the year, after the
+    challenge (rolled at the party's level, else a typical one) and the choice: the attack,
+    the costs now, and the year's projects as a balanced table does them under the year's
+    modifiers (so a choice that lifts a penalty on projects is worth what it lifts)."""
+    read = _read(card)
+    levels = {} if party is None else dict(party)
+    level = levels.get(read.ability, TYPICAL_LEVEL if not levels else 0)
+    p_success = chance(read.difficulty, level)
+    harder = escalation(year)
+    table = table_for("balanced")
+    total = [0.0, 0.0, 0.0]
+    for p, challenge in ((p_success, read.success), (1 - p_success, read.failure)):
+        effect = challenge.plus(Effect(attack_bonus=harder.attack_bonus, damage=harder.damage))
+        effect = effect.plus(read.choices[choice])
+        modifiers = _year_modifiers(read, effect)
+        for q, change in _attack_outcomes(read, state, effect, levels):
+            after = _key(_apply(state, change))
+            gained = _projects_expected(table, players, after, modifiers, effect.project_bonus)
+            for i, d in enumerate(DEFENSES):
+                total[i] += p * q * (after[i] - state[d] + gained[i])
+    return (round(total[0], 4), round(total[1], 4), round(total[2], 4))
+
+
+def _projects_expected(
+    table: Table,
+    players: int,
+    state: tuple[int, int, int],
+    modifiers: tuple[ProjectModifier, ...],
+    bonus: int,
+) -> tuple[float, float, float]:
+    """Levels the year's projects are expected to add to each defense, each project picked
+    from the state the same way (a comparison between a card's choices, not a forecast)."""
+    if min(state) <= 0:
+        return (0.0, 0.0, 0.0)
+    gained = [0.0, 0.0, 0.0]
+    count = project_size(players).projects_per_player * players
+    for index in range(count):
+        plan, p = _pick(table, players, state, modifiers, bonus if index == 0 else 0, index)
+        dev, sac = _vector(plan.develop), _vector(plan.sacrifice)
+        for i in range(3):
+            gained[i] += p * dev[i] - sac[i]
+    return (gained[0], gained[1], gained[2])
+
+
+DOMINANCE_STATES: tuple[tuple[int, int, int], ...] = ((10, 10, 10), (15, 15, 15), (20, 20, 20))
+DOMINANCE_MARGIN = 0.05  # levels: a choice must lose by more than this to count as beaten
+
+
+def dominated_choices(
+    events: Sequence[EventCard],
+    states: Sequence[tuple[int, int, int]] = DOMINANCE_STATES,
+    players: int = 4,
+    year: int = 1,
+) -> list[Dominated]:
+    """Every choice that another choice of its card beats by expected value at one of
+    ``states``: no worse on any defense and better on one by more than DOMINANCE_MARGIN. A
+    choice no table should take is a trap printed on a card."""
+    found: list[Dominated] = []
+    for card in events:
+        labels = [c.choice for c in card.decision.choices]
+        for state in states:
+            named = dict(zip(DEFENSES, state, strict=True))
+            values = [expected_change(card, i, named, players, year) for i in range(len(labels))]
+            for i, mine in enumerate(values):
+                for j, theirs in enumerate(values):
+                    if i == j:
+                        continue
+                    never_worse = all(t >= m - 1e-9 for t, m in zip(theirs, mine, strict=True))
+                    better = any(
+                        t > m + DOMINANCE_MARGIN for t, m in zip(theirs, mine, strict=True)
+                    )
+                    if never_worse and better:
+                        found.append(Dominated(card.id, labels[i], labels[j], state))
+                        break
+    return found
+
+
+def certain_hits(events: Sequence[EventCard], defense: int, year: int) -> list[str]:
+    """The cards whose attack cannot miss a defense at ``defense`` in ``year`` as printed
+    (before any choice): d20 + bonus reaches it even on a 1."""
+    harder = escalation(year)
+    return [
+        e.id
+        for e in events
+        if not getattr(e, "windfall", False)
+        and e.damage > 0
+        and e.attack_bonus + harder.attack_bonus + 1 >= defense
+    ]
+
+
+__all__ = [
+    "DOMINANCE_STATES",
+    "POLICIES",
+    "Dominated",
+    "Policy",
+    "Simulation",
+    "Table",
+    "certain_hits",
+    "chance",
+    "dominated_choices",
+    "evaluation",
+    "expected_change",
+    "resolve_project",
+    "simulate",
+    "table_for",
+]

@@ -138,6 +138,11 @@ def text_width_mm(text: str, file: str, size_pt: float, tracking_em: float = 0.0
 def _run_units(run: str, face: str | None, file: str) -> float:
     if face in CJK_FAMILIES:
         return float(_UNITS * len(run))
+    # Control characters take no room on the page, and make raqm's layout fail outright
+    # (a name with U+001E in it, typed or pasted by a stranger).
+    run = "".join(char for char in run if unicodedata.category(char) != "Cc")
+    if not run:
+        return 0.0
     # A character no face has: the renderer draws the first face's missing-glyph box.
     return float(_open(face or file).getlength(run))
 

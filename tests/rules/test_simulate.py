@@ -20,7 +20,17 @@ from scratchpress.rules.effects import (
     parse_temporary,
     project_modifier,
 )
-from scratchpress.rules.simulate import POLICIES, chance, resolve_project, simulate
+from scratchpress.rules.simulate import (
+    POLICIES,
+    _candidates,
+    _outlook,
+    _pick,
+    chance,
+    evaluation,
+    resolve_project,
+    simulate,
+    table_for,
+)
 
 START = {"economy": 10, "environment": 10, "equity": 10}
 DECK = resilience_content(None).events
@@ -80,6 +90,44 @@ def test_the_temporary_modifier_changes_the_projects_it_names() -> None:
     assert project_modifier(boil, {"economy": 1}, {}) == -1
 
 
+@pytest.mark.parametrize(
+    ("event", "develops", "sacrifices", "modifier"),
+    [
+        # "every project rolls at -1 ..., and -2 if it develops economy": -2, not -3
+        ("grain-blight", {"economy": 2}, {}, -2),
+        ("grain-blight", {"equity": 2}, {}, -1),
+        ("kiln-collapse", {"equity": 1}, {}, -2),
+        ("one-poisoned-well", {"environment": 1}, {}, -2),
+        ("the-old-map", {"equity": 3}, {}, -2),
+        # "every project rolls at +1 ..., but projects that develop economy at -2"
+        ("copper-crash", {"economy": 1}, {}, -2),
+        ("copper-crash", {"equity": 1}, {}, 1),
+        # "projects that develop environment and sacrifice economy at +2"
+        ("salt-in-the-furrows", {"environment": 2}, {"economy": 1}, 2),
+        ("salt-in-the-furrows", {"environment": 2}, {}, 0),
+        # "projects that sacrifice equity roll at +2"
+        ("whispers-about-newcomers", {"economy": 2}, {"equity": 1}, 2),
+        # "projects that develop economy roll at -2 unless they also develop equity"
+        ("grit-in-the-bearings", {"economy": 2, "equity": 1}, {}, 0),
+        ("grit-in-the-bearings", {"economy": 2}, {}, -2),
+        # A project that develops two defenses is named by both of the card's modifiers.
+        ("market-fire", {"economy": 1, "equity": 1}, {}, -1),
+    ],
+)
+def test_each_card_modifies_the_projects_it_names_as_it_says(
+    event: str, develops: dict[str, int], sacrifices: dict[str, int], modifier: int
+) -> None:
+    [card] = [e for e in DECK if e.id == event]
+    assert project_modifier(parse_temporary(card.temporary), develops, sacrifices) == modifier
+
+
+def test_only_each_players_first_project_takes_a_first_roll_modifier() -> None:
+    [twilight] = [e for e in DECK if e.id == "twilight-summer"]
+    gloom = parse_temporary(twilight.temporary)
+    assert project_modifier(gloom, {"economy": 1}, {}, first_roll=True) == -2
+    assert project_modifier(gloom, {"economy": 1}, {}, first_roll=False) == 0
+
+
 def test_every_card_of_the_deck_reads_without_a_gap() -> None:
     # Every clause of every outcome and choice is either an effect on the community or
     # something that happens in the encounter; none may silently read as nothing.
@@ -133,6 +181,66 @@ def test_the_same_seed_gives_the_same_numbers() -> None:
 def _total(result: object, year: int) -> float:
     by_year = result.to_json()["by_year"]  # type: ignore[attr-defined]
     return sum(by_year[year - 1][d]["mean"] for d in START)
+
+
+def test_a_higher_defense_is_worth_more_once_the_years_projects_are_counted() -> None:
+    # The year's projects are followed one after the other from the state the ones before
+    # left: the big gain a project makes at economy 2 is not counted four times over.
+    for policy in ("balanced", "career", "no-sacrifice"):
+        table = table_for(policy)
+        low = _outlook(table, 4, (2, 10, 10), (), 0, 0)
+        high = _outlook(table, 4, (7, 10, 10), (), 0, 0)
+        assert high > low, policy
+
+
+def test_projects_may_develop_and_sacrifice_two_defenses() -> None:
+    plans = _candidates(4)
+    assert any(len(p.develop) == 2 for p in plans)
+    assert any(len(p.sacrifice) == 2 for p in plans)
+    # The worked example's own projects are among them, priced as the book prices them.
+    adam = [p for p in plans if p.develop == {"environment": 2, "economy": 1}]
+    assert any(p.sacrifice == {"equity": 1} and p.difficulty == 8 for p in adam)
+
+
+def test_the_tables_bring_the_projects_their_policy_describes() -> None:
+    state = (10, 10, 10)
+    no_sacrifice, _ = _pick(table_for("no-sacrifice"), 4, state, (), 0, 0)
+    assert not any(no_sacrifice.sacrifice.values())
+    _plan, p = _pick(table_for("timid"), 4, state, (), 0, 0)
+    assert p >= 0.7
+    # Career-driven: the farmer (environment) then the business owner (economy).
+    career = table_for("career", (1, 0))
+    assert _pick(career, 4, state, (), 0, 0)[0].develop.get("environment")
+    assert _pick(career, 4, state, (), 0, 1)[0].develop.get("economy")
+
+
+def test_the_gms_evaluation_judges_the_year_not_the_policy() -> None:
+    state = {"economy": 8, "environment": 12, "equity": 10}
+    # Most projects came off: a year of workable ideas, 1 level to each of the two weakest.
+    assert evaluation(state, 4, 2) == {"economy": 1, "equity": 1}
+    # Most failed, or none was tried: 1 level to the weakest.
+    assert evaluation(state, 4, 1) == {"economy": 1}
+    assert evaluation(state, 0, 0) == {"economy": 1}
+
+
+def test_ruin_and_15_15_15_are_reported_by_year_and_a_run_may_stop_at_15() -> None:
+    result = simulate(DECK, START, 4, 8, 120, 4, "balanced")
+    ruined = [y.ruined for y in result.by_year]
+    won = [y.won for y in result.by_year]
+    assert ruined == sorted(ruined) and won == sorted(won)  # shares by each year's end
+    assert won[-1] == result.p_won and ruined[-1] == result.p_any_zero
+    stopped = simulate(DECK, START, 4, 8, 120, 4, "balanced", stop_at_win=True)
+    assert stopped.p_won == pytest.approx(result.p_won, abs=0.08)
+    # A run that reached 15/15/15 ends there, so the later means stop growing.
+    last = stopped.by_year[-1].defenses["economy"].mean
+    assert last < result.by_year[-1].defenses["economy"].mean
+    assert stopped.to_json()["stop_at_win"] is True
+
+
+def test_a_story_first_table_takes_every_answer_some_of_the_time() -> None:
+    result = simulate(DECK, START, 4, 10, 300, 9, "story")
+    shares = [share for event in result.events if event.drawn >= 30 for _, share in event.choices]
+    assert shares and all(share > 0 for share in shares)
 
 
 def test_the_policies_differ_in_the_expected_direction() -> None:
@@ -334,18 +442,7 @@ def test_draw_prints_the_years_attack(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def played() -> dict[str, object]:
-    return {policy: simulate(DECK, START, 4, 10, 300, 1, policy) for policy in POLICIES}
-
-
-def test_every_choice_on_the_deck_is_worth_taking_somewhere(played: dict[str, Any]) -> None:
-    # A choice that no way of playing ever takes is a trap printed on a card.
-    taken: dict[tuple[str, str], float] = {}
-    for result in played.values():
-        for event in result.events:
-            for choice, share in event.choices:
-                taken[event.id, choice] = max(taken.get((event.id, choice), 0.0), share)
-    never = sorted(key for key, share in taken.items() if share == 0)
-    assert not never
+    return {policy: simulate(DECK, START, 4, 10, 150, 1, policy) for policy in POLICIES}
 
 
 def test_every_windfall_leaves_a_well_played_community_ahead(played: dict[str, Any]) -> None:

@@ -95,3 +95,12 @@ def test_a_display_title_is_set_whole_in_the_face_that_has_all_its_letters() -> 
     assert display_face("Αλέξανδρος Παπαδόπουλος") == "NotoSansDisplay-ExtraCondensed.ttf"
     # An emoji is no letter: it falls back on its own and leaves the title in Bebas Neue.
     assert display_face("Ballast 🎲") == "BebasNeue-Regular.otf"
+
+
+def test_a_control_character_in_a_name_takes_no_room_and_does_not_stop_the_measure() -> None:
+    # U+001E in a stranger's YAML made raqm's layout fail and the build crash.
+    from scratchpress.typesetting.measure import text_width_mm
+
+    assert text_width_mm("ab\x1ecd", "Lato-Regular.ttf", 9) == text_width_mm(
+        "abcd", "Lato-Regular.ttf", 9
+    )

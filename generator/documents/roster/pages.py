@@ -88,7 +88,7 @@ def paginate(items: Sequence[Item], g: Geometry, title: bool = True) -> list[Pag
             need += following.height  # never a heading alone at a column's foot
         if not pages or fresh_page or (column and need > room):
             open_column()
-            if item.kind == "npc" and item.group in heads:
+            if item.kind in ("npc", "stake") and item.group in heads:
                 column.append(cont(item.group))
                 room -= CONT_H
         column.append(item)

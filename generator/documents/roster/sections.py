@@ -126,9 +126,6 @@ def section_items(
     show_init = computed.rules.individual_initiative or not section.grouped
     note_w = g.column_w - 2 * NOTE_INSET
     head_h = HEAD_H + (count_lines(note_runs(note), note_w) * LINE + NOTE_GAP if note else 0)
-    if stakes:
-        lines = sum(count_lines(stake_runs(stake), note_w) for stake in stakes)
-        head_h += lines * LINE + NOTE_GAP
     view = {
         "name": section.name,
         "bonus": section.bonus,
@@ -136,10 +133,23 @@ def section_items(
         "how": section.how,
         "cont": False,
         "note": note,
-        "stakes": [{"label": label, "text": text} for label, text in stakes],
         "small": not heading_fits(section.name, g),
     }
     items = [Item("group", head_h, view, key)]
+    # The stakes, a paragraph an item, so they flow on into the next column as blocks do
+    # (under a "cont." heading) rather than leaving a column half empty; the last keeps
+    # the gap above the first block.
+    for number, (label, text) in enumerate(stakes):
+        height = count_lines(stake_runs((label, text)), note_w) * LINE
+        last = number == len(stakes) - 1
+        items.append(
+            Item(
+                "stake",
+                height + (NOTE_GAP if last else 0),
+                {"label": label, "text": text, "last": last},
+                key,
+            )
+        )
     for block in section.members:
         item = npc_item(block, minions.get(block.name, []), g, show_init, key, computed)
         if item.height > g.content_h - SLACK - TITLE_H - head_h:
