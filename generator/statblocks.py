@@ -30,7 +30,7 @@ from .rules import (
     get_ruleset,
 )
 from .rules.abilities import OLDER_NAMES, closest
-from .rules.character import NO_TOUGHNESS, Caution
+from .rules.character import NO_TOUGHNESS, Caution, developed_budget
 from .rules.community import review_log
 from .rules.minions import MinionGroup, minion_problems
 from .rules.printed import PRINTABLE, PrintedTally, in_vocabulary, known_misprint
@@ -237,7 +237,11 @@ def _character(located: Located, rules: Ruleset, budget: Budget, out: Computed) 
     source = located.source
     lines = ability_lines(definition.abilities)
     stats = compute_character(
-        definition.name, lines, rules, budget, beyond_budget=definition.beyond_budget
+        definition.name,
+        lines,
+        rules,
+        developed_budget(budget, definition.developed),
+        beyond_budget=definition.beyond_budget,
     )
     for warning in stats.warnings:
         out.problems.append(

@@ -128,3 +128,24 @@ def test_classic_warnings_name_stealth_as_stalking(write_campaign: WriteCampaign
     assert warning.message == "stalking 5 is above the maximum level 4"
     (current,) = computed(write_campaign, text, "current").warnings
     assert current.message == "stealth 5 is above the maximum level 4"
+
+
+def test_a_developed_pc_spends_the_cp_earned_in_play_without_a_warning(
+    write_campaign: WriteCampaign,
+) -> None:
+    # Ballast won two encounters and ended one: 3 CP earned (booklet: "The year, step by
+    # step"), spent on shooting 4 -> 5 and toughness 3 -> 5. 13 CP, level 5: within the
+    # developed budget of 13 and max level 6, where a fresh PC would be warned twice.
+    pc = """\
+characters:
+  - name: Ballast
+    player: Dan
+    developed: {developed}
+    abilities: {{shooting: 5, toughness: 5, quickness: 2, craftsmanship: 1}}
+"""
+    fresh = computed(write_campaign, pc.format(developed=0))
+    assert len(at(fresh, "abilities")) == 3  # over budget, and two levels above 4
+    developed = computed(write_campaign, pc.format(developed=3))
+    assert at(developed, "abilities") == []
+    too_much = computed(write_campaign, pc.format(developed=2))
+    assert [p.message for p in at(too_much, "abilities")] == ["spends 13 CP, over the budget of 12"]

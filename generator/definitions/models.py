@@ -99,6 +99,15 @@ class CharacterDef(Model):
     beyond_budget: StrictBool = Field(
         default=False, description="Built past the CP budget or top level on purpose: no warning."
     )
+    # Resilience's character development: what a PC earned by winning encounters.
+    developed: int = Field(
+        default=0,
+        strict=True,
+        ge=0,
+        le=100,
+        description="CP earned in play (Resilience's character development): the budget is"
+        " the campaign's `cp` plus these, and a level may reach `max_level` + 2.",
+    )
     abilities: dict[str, AbilityValue] = Field(
         description="Character ability name to level, bare or as {level, note}."
     )

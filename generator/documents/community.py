@@ -751,6 +751,13 @@ def _year_view(
                 {"choice": c.choice, "consequence": c.consequence} for c in event.decision.choices
             ],
         },
+        # How the community takes its decision (examples' booklet, "The year, step by step").
+        "council": _(
+            "Council: each player speaks once, then all vote; a tie goes to the player whose"
+            " career favors %(defense)s, else to whoever rolled the challenge. An answer that"
+            " costs a player's favored defense now gives that player +1 on this year's project."
+        )
+        % {"defense": attacks},
         "encounter": event.encounter,
         # Where the GM finds the opponents' stat blocks and the encounter's stakes.
         "opponents": (

@@ -25,6 +25,19 @@ class Budget:
     max_level: int = DEFAULT_MAX_LEVEL
 
 
+# Resilience's character development: each CP a PC earns in play buys one more level, and
+# a developed PC may climb two levels past the campaign's maximum (average people stop at
+# 4; a survivor of many winters at 6).
+DEVELOPED_LEVELS_ABOVE = 2
+
+
+def developed_budget(budget: Budget, developed: int) -> Budget:
+    """The budget of a character who has earned ``developed`` CP in play."""
+    if not developed:
+        return budget
+    return Budget(budget.cp + developed, budget.max_level + DEVELOPED_LEVELS_ABOVE)
+
+
 @dataclass(frozen=True)
 class AbilityLine:
     name: str

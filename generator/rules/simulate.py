@@ -78,6 +78,7 @@ NATURAL_20 = 20
 GREEDY_WEIGHT = 2.0
 GAME_OVER = -100.0  # what a table that foresees ruin thinks of a defense at 0
 TIMID_CHANCE = 0.7  # a timid table starts only the projects at least this likely to succeed
+STORY_FLOOR = 4  # a story-first table never sacrifices a defense that would fall to this or below
 CAREER_WEIGHT = 1.5  # how much more a career-driven table values a level of what it favors
 # The careers a table without a party brings (farmer, business owner, parent, engineer):
 # what each favors, as indexes into DEFENSES.
@@ -96,7 +97,8 @@ class Table:
     projects: bool = True
     sacrifices: bool = True
     min_chance: float = 0.0
-    story: bool = False  # choices and projects for the story: at random, not by their numbers
+    story_answers: bool = False  # answers for the story: at random, not by their numbers
+    story_projects: bool = False  # printed project ideas, picked for what they are
     cautious: bool = False  # decisions by their worst outcome, not their expected one
     favours: tuple[int, ...] = ()  # per player, the defense their career pushes for
 
@@ -111,7 +113,7 @@ def table_for(policy: Policy, favours: Sequence[int] = ()) -> Table:
     if policy == "greedy":
         return Table(policy, (GREEDY_WEIGHT, 1.0, 1.0), foresees_ruin=False)
     if policy == "story":
-        return Table(policy, story=True)
+        return Table(policy, story_answers=True, story_projects=True)
     if policy == "timid":
         return Table(policy, min_chance=TIMID_CHANCE, cautious=True)
     if policy == "no-sacrifice":
@@ -309,7 +311,7 @@ def _choose(
             return -sum(v for v in card.choices[index].now.values() if v < 0)
 
         return min(indexes, key=cost_now)
-    if table.story:
+    if table.story_answers:
         # The answer that makes the better story: the numbers do not decide it.
         return rng.choice(indexes)
     if not table.sacrifices:
@@ -564,13 +566,22 @@ def _story_project(
     bonus: int,
     index: int,
     ideas: Sequence[Plan],
+    struck: str,
 ) -> tuple[Plan, float]:
     """A story-first table's project: one of the printed project ideas the group's size
-    allows, picked for what it is, not for its numbers; only a sacrifice the community
-    cannot pay, or one that would end it, rules an idea out."""
+    allows, picked for what it is, not for its numbers. The year's story sets the theme:
+    after a fire in the market the table builds for the economy (an idea that develops
+    ``struck``, the defense the event attacked, when one is left). Only what anyone at a
+    table sees rules an idea out: a sacrifice that would leave a defense at STORY_FLOOR or
+    below."""
     affordable = [
-        idea for idea in ideas if all(state[d] - idea.sacrifice.get(d, 0) > 0 for d in DEFENSES)
+        idea
+        for idea in ideas
+        if all(
+            state[d] - idea.sacrifice[d] > STORY_FLOOR for d in DEFENSES if idea.sacrifice.get(d)
+        )
     ]
+    affordable = [idea for idea in affordable if idea.develop.get(struck)] or affordable
     if not affordable:
         affordable = [p for p in _candidates(players) if not any(p.sacrifice.values())]
     plan = rng.choice(affordable)
@@ -768,9 +779,9 @@ def simulate(
                 for index in range(count):
                     if min(state.values()) <= 0:
                         break  # a project's sacrifice ended the game
-                    if table.story:
+                    if table.story_projects:
                         plan, _p = _story_project(
-                            rng, players, state, modifiers, bonus, index, story_ideas
+                            rng, players, state, modifiers, bonus, index, story_ideas, card.attacks
                         )
                     else:
                         plan, _p = _pick(table, players, _key(state), modifiers, bonus, index)
@@ -931,14 +942,13 @@ def expected_change(
 ) -> tuple[float, float, float]:
     """The levels each defense is expected to gain (negative: lose) in the year, after the
     challenge (rolled at the party's level, else a typical one) and the choice: the attack,
-    the costs now, and the year's projects as a balanced table does them under the year's
-    modifiers (so a choice that lifts a penalty on projects is worth what it lifts)."""
+    the costs now, and the year's projects under the year's modifiers (so a choice that
+    lifts a penalty on projects is worth what it lifts: _projects_expected)."""
     read = _read(card)
     levels = {} if party is None else dict(party)
     level = levels.get(read.ability, TYPICAL_LEVEL if not levels else 0)
     p_success = chance(read.difficulty, level)
     harder = escalation(year)
-    table = table_for("balanced")
     total = [0.0, 0.0, 0.0]
     for p, challenge in ((p_success, read.success), (1 - p_success, read.failure)):
         effect = challenge.plus(Effect(attack_bonus=harder.attack_bonus, damage=harder.damage))
@@ -946,30 +956,29 @@ def expected_change(
         modifiers = _year_modifiers(read, effect)
         for q, change in _attack_outcomes(read, state, effect, levels):
             after = _key(_apply(state, change))
-            gained = _projects_expected(table, players, after, modifiers, effect.project_bonus)
+            gained = _projects_expected(players, modifiers, effect.project_bonus)
             for i, d in enumerate(DEFENSES):
                 total[i] += p * q * (after[i] - state[d] + gained[i])
     return (round(total[0], 4), round(total[1], 4), round(total[2], 4))
 
 
 def _projects_expected(
-    table: Table,
-    players: int,
-    state: tuple[int, int, int],
-    modifiers: tuple[ProjectModifier, ...],
-    bonus: int,
+    players: int, modifiers: tuple[ProjectModifier, ...], bonus: int
 ) -> tuple[float, float, float]:
-    """Levels the year's projects are expected to add to each defense, each project picked
-    from the state the same way (a comparison between a card's choices, not a forecast)."""
-    if min(state) <= 0:
-        return (0.0, 0.0, 0.0)
-    gained = [0.0, 0.0, 0.0]
+    """Levels the year's projects are expected to add to each defense under the year's
+    modifiers: a plain project (3 levels, nothing sacrificed) for each defense in turn, so
+    that what differs between a card's answers is only what they do to the project rolls (a
+    penalty ended, a bonus to one project), not which projects a table would pick after."""
     count = project_size(players).projects_per_player * players
-    for index in range(count):
-        plan, p = _pick(table, players, state, modifiers, bonus if index == 0 else 0, index)
-        dev, sac = _vector(plan.develop), _vector(plan.sacrifice)
-        for i in range(3):
-            gained[i] += p * dev[i] - sac[i]
+    levels = 3
+    gained = []
+    for defense in DEFENSES:
+        plan = plan_project(players, {defense: levels}, {})
+        modifier = project_modifier(list(modifiers), {defense: levels}, {})
+        each = chance(plan.difficulty, modifier, natural_20=False)
+        with_bonus = chance(plan.difficulty, modifier + bonus, natural_20=False)
+        # One project in three is this defense's; the bonus goes to one of the year's.
+        gained.append(levels * (count * each + (with_bonus - each)) / len(DEFENSES))
     return (gained[0], gained[1], gained[2])
 
 

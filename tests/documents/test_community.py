@@ -411,10 +411,10 @@ def test_the_year_sheet_shows_the_years_attack_and_where_it_comes_from() -> None
     first, third = year_sheets_context([(1, river), (3, river)], None, None, BuildOptions())[
         "years"
     ]
-    assert (first["bonus"], first["damage"], first["bonus_why"]) == ("+8", "6", "")
-    assert (third["bonus"], third["damage"]) == ("+10", "7")
-    assert third["bonus_why"] == "card +8, year 3 +2"
-    assert third["damage_why"] == "card 6, year 3 +1"
+    assert (first["bonus"], first["damage"], first["bonus_why"]) == ("+4", "8", "")
+    assert (third["bonus"], third["damage"]) == ("+6", "9")
+    assert third["bonus_why"] == "card +4, year 3 +2"
+    assert third["damage_why"] == "card 8, year 3 +1"
 
 
 # Every rule a logged year can break, once each (issue 26): line 8 develops and sacrifices

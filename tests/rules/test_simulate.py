@@ -25,6 +25,7 @@ from scratchpress.rules.simulate import (
     _candidates,
     _outlook,
     _pick,
+    certain_hits,
     chance,
     evaluation,
     resolve_project,
@@ -443,6 +444,14 @@ def test_draw_prints_the_years_attack(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def played() -> dict[str, object]:
     return {policy: simulate(DECK, START, 4, 10, 150, 1, policy) for policy in POLICIES}
+
+
+def test_the_defense_matters_the_attacks_can_miss() -> None:
+    # At defense 10, an attack that cannot miss makes "attack bonus -2" worth nothing: at
+    # most 5 such threats in year 1, at most 15 by year 5 (the attacks grow every year).
+    assert len(certain_hits(DECK, 10, 1)) <= 5
+    assert len(certain_hits(DECK, 10, 5)) <= 15
+    assert len(certain_hits(DECK, 15, 1)) == 0
 
 
 def test_every_windfall_leaves_a_well_played_community_ahead(played: dict[str, Any]) -> None:
