@@ -771,49 +771,31 @@ def simulate(
     with 4 players) through ``years`` years, ``runs`` times, as ``policy`` plays it; with
     ``stop_at_win`` a run ends at 15/15/15. Returns the result and the community's name.
     Raises :class:`UsageError` for impossible numbers."""
-    from .content.loader import resilience_content
-    from .documents.community import current_defenses, latest_year
-    from .resilience import (
-        DEFAULT_PLAYERS,
-        DEFAULT_START,
-        campaign_and_events,
-        only_community,
-        party_favours,
-        party_levels,
-    )
+    from .documents.resilience_text import simulation_setup
+    from .resilience import campaign_and_events
     from .rules.simulate import simulate as play
     from .rules.year import seed_value
 
     loaded, events = campaign_and_events(_path(campaign) if campaign is not None else _here())
-    community = only_community(loaded)
-    start = current_defenses(community) if community is not None else dict(DEFAULT_START)
-    players = (community.players if community is not None else None) or DEFAULT_PLAYERS
-    content = resilience_content(loaded)
+    setup = simulation_setup(loaded)
     try:
         result = play(
             events,
-            start,
-            players,
+            setup.start,
+            setup.players,
             years,
             runs,
             seed_value(seed),
             policy,
-            party_levels(loaded),
-            # A campaign in play goes on from its next year, when the years are harder.
-            first_year=latest_year(community) + 1 if community is not None else 1,
-            favours=party_favours(loaded, content.careers),
-            ideas=[
-                (
-                    {str(d): n for d, n in idea.develops.items()},
-                    {str(d): n for d, n in idea.sacrifices.items()},
-                )
-                for idea in content.project_ideas
-            ],
+            setup.party,
+            first_year=setup.first_year,
+            favours=setup.favours,
+            ideas=setup.ideas,
             stop_at_win=stop_at_win,
         )
     except ValueError as err:
         raise UsageError(str(err)) from None
-    return result, community.name if community is not None else None
+    return result, setup.community
 
 
 def project_text(report: Mapping[str, Any]) -> str:

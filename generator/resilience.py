@@ -15,27 +15,26 @@ its founding values with its logged projects and history applied.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .content.loader import resilience_content
 from .definitions.campaign import Campaign, load_campaign
 from .definitions.files import display_path
-from .definitions.models import BuildOptions, CommunityDef, Settings, level_and_note
-from .definitions.resilience_models import Career, Event
+from .definitions.models import BuildOptions, CommunityDef, Settings
+from .definitions.resilience_models import Event
 from .documents.community import current_defenses, latest_year
 from .documents.encounters import encounter_pages
-from .documents.resilience_text import FoundCommunity
+from .documents.resilience_text import (
+    FoundCommunity,
+    only_community,
+)
 from .problems import UsageError
 from .rules.abilities import closest
-from .rules.community import DEFENSES
 from .rules.year import draw_events, seed_value
 from .wording import Wording, speaking
 
 SEED_RANGE = 1_000_000  # seeds picked for the user stay short enough to read out
-DEFAULT_START = {"economy": 10, "environment": 10, "equity": 10}  # the rules' average
-DEFAULT_PLAYERS = 4
 
 
 def find_community(ref: str, campaign_path: Path | None, here: Path | None) -> FoundCommunity:
@@ -80,46 +79,6 @@ def campaign_and_events(campaign: Path | None) -> tuple[Campaign | None, list[Ev
     Raises :class:`InputError`."""
     loaded = load_campaign([campaign]) if campaign is not None else None
     return loaded, resilience_content(loaded).events
-
-
-def only_community(campaign: Campaign | None) -> CommunityDef | None:
-    """The campaign's community when there is exactly one, for numbering and "before"."""
-    if campaign is None or len(campaign.communities) != 1:
-        return None
-    definition: CommunityDef = campaign.communities[0].definition
-    return definition
-
-
-def party_favours(campaign: Campaign | None, careers: Sequence[Career]) -> tuple[int, ...]:
-    """The defense (an index into DEFENSES) each player character's career favors, for
-    career-driven play; empty without player characters whose careers favor one."""
-    if campaign is None:
-        return ()
-    favors = {c.name.casefold(): c.favors for c in careers}
-    favors.update({c.id: c.favors for c in careers})
-    out = []
-    for located in campaign.characters:
-        character = located.definition
-        career = (character.career or "").strip()
-        favored = favors.get(career.casefold()) or favors.get(career)
-        if character.player and favored:
-            out.append(DEFENSES.index(favored))
-    return tuple(out)
-
-
-def party_levels(campaign: Campaign | None) -> dict[str, int] | None:
-    """The player characters' best level in each ability (None: no player characters)."""
-    if campaign is None:
-        return None
-    best: dict[str, int] = {}
-    for located in campaign.characters:
-        character = located.definition
-        if not character.player:
-            continue
-        for ability, value in character.abilities.items():
-            level, _ = level_and_note(value)
-            best[ability] = max(best.get(ability, 0), level)
-    return best or None
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import math
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..definitions.models import CommunityDef
-from ..definitions.resilience_models import Event
+from ..definitions.campaign import Campaign
+from ..definitions.models import CommunityDef, level_and_note
+from ..definitions.resilience_models import Career, Event
 from ..rules.community import DEFENSES, ProjectPlan, yearly_attack
 from ..rules.simulate import Simulation, Spread
 
@@ -176,6 +178,92 @@ def event_json(year: int, event: Event, page: int | None = None) -> dict[str, An
 
 
 # ------------------------------------------------------------------------------ simulate
+
+DEFAULT_START = {"economy": 10, "environment": 10, "equity": 10}  # the rules' average
+DEFAULT_PLAYERS = 4
+
+
+def only_community(campaign: Campaign | None) -> CommunityDef | None:
+    """The campaign's community when there is exactly one, for numbering and "before"."""
+    if campaign is None or len(campaign.communities) != 1:
+        return None
+    definition: CommunityDef = campaign.communities[0].definition
+    return definition
+
+
+def party_favours(campaign: Campaign | None, careers: Sequence[Career]) -> tuple[int, ...]:
+    """The defense (an index into DEFENSES) each player character's career favors, for
+    career-driven play; empty without player characters whose careers favor one."""
+    if campaign is None:
+        return ()
+    favors = {c.name.casefold(): c.favors for c in careers}
+    favors.update({c.id: c.favors for c in careers})
+    out = []
+    for located in campaign.characters:
+        character = located.definition
+        career = (character.career or "").strip()
+        favored = favors.get(career.casefold()) or favors.get(career)
+        if character.player and favored:
+            out.append(DEFENSES.index(favored))
+    return tuple(out)
+
+
+def party_levels(campaign: Campaign | None) -> dict[str, int] | None:
+    """The player characters' best level in each ability (None: no player characters)."""
+    if campaign is None:
+        return None
+    best: dict[str, int] = {}
+    for located in campaign.characters:
+        character = located.definition
+        if not character.player:
+            continue
+        for ability, value in character.abilities.items():
+            level, _ = level_and_note(value)
+            best[ability] = max(best.get(ability, 0), level)
+    return best or None
+
+
+@dataclass(frozen=True)
+class SimulationSetup:
+    """What a simulation of a campaign plays: its deck, its community as it stands now (or
+    10/10/10 with 4 players), its player characters' best levels and careers, the printed
+    project ideas, and the year it goes on from."""
+
+    events: list[Event]
+    start: dict[str, int]
+    players: int
+    party: dict[str, int] | None
+    first_year: int
+    favours: tuple[int, ...]
+    ideas: list[tuple[dict[str, int], dict[str, int]]]
+    community: str | None
+
+
+def simulation_setup(campaign: Campaign | None) -> SimulationSetup:
+    """The setup `resilience simulate` and the booklet's what-to-expect table share."""
+    from ..content.loader import resilience_content
+    from .community import current_defenses, latest_year
+
+    content = resilience_content(campaign)
+    community = only_community(campaign)
+    return SimulationSetup(
+        events=list(content.events),
+        start=current_defenses(community) if community is not None else dict(DEFAULT_START),
+        players=(community.players if community is not None else None) or DEFAULT_PLAYERS,
+        party=party_levels(campaign),
+        # A campaign in play goes on from its next year, when the years are harder.
+        first_year=latest_year(community) + 1 if community is not None else 1,
+        favours=party_favours(campaign, content.careers),
+        ideas=[
+            (
+                {str(d): n for d, n in idea.develops.items()},
+                {str(d): n for d, n in idea.sacrifices.items()},
+            )
+            for idea in content.project_ideas
+        ],
+        community=community.name if community is not None else None,
+    )
+
 
 POLICY_WORDS = {
     "passive": "a passive community (no projects)",

@@ -531,7 +531,7 @@ low: 12
     assert problems == [
         "campaign/one.md:4: insert: unknown insert 'carry-tabel' (did you mean 'carry-table'?);"
         " known: carry-table, die-alternatives, random-damage, pace, statblock, events,"
-        " event-card, projects, project-sizes, project-ideas, careers",
+        " event-card, projects, project-sizes, project-ideas, careers, what-to-expect",
         "campaign/one.md:12: to: must be a whole number, got 'fifty'",
         "campaign/one.md:17: names.0: no character, minion, vehicle or community named"
         " 'Mara Quil' (did you mean 'Mara Quill'?)",
@@ -1522,7 +1522,7 @@ def test_the_inserts_contents_and_imprint_are_worded_from_the_catalogue() -> Non
 
 
 def test_the_example_booklet_s_worked_attack_is_the_rules_arithmetic() -> None:
-    """"Lantern Weir's 12 economy meant the Weeping Dam got through on N or more": the GM
+    """ "Lantern Weir's 12 economy meant the Weeping Dam got through on N or more": the GM
     rolls d20 + the card's bonus and the attack lands at the defense or above, so N is the
     defense less the bonus (12 - 8 = 4)."""
     from scratchpress.resources import examples_dir
@@ -1534,3 +1534,40 @@ def test_the_example_booklet_s_worked_attack_is_the_rules_arithmetic() -> None:
     text = " ".join((examples_dir() / "booklet" / "events.md").read_text("utf-8").split())
     assert f"Lantern Weir's {economy} economy" in text
     assert f"Dam got through on {economy - dam.attack_bonus} or more" in text
+
+
+def test_what_to_expect_prints_the_simulators_own_figures(write_campaign: WriteCampaign) -> None:
+    from scratchpress.documents.resilience_text import simulation_setup
+    from scratchpress.rules.simulate import simulate
+
+    chapter = (
+        "# E\n\n```scratchpress\ninsert: what-to-expect\npolicies: [passive, balanced]\n"
+        "years: [3, 6]\nruns: 60\n```\n"
+    )
+    folder = _campaign_resilience(write_campaign, chapter)
+    [view] = _inserts(folder)
+    assert view["years"] == ["3", "6"]
+    assert [row["name"] for row in view["rows"]] == [
+        "A passive town: no projects, the cheapest answers",
+        "A careful table: weakest defense first, answers weighed",
+    ]
+    # The same numbers `resilience simulate --runs 60 --seed 1` gives for the campaign.
+    setup = simulation_setup(load_campaign([folder]))
+    passive = simulate(
+        setup.events, setup.start, setup.players, 6, 60, 1, "passive", setup.party,
+        setup.first_year, favours=setup.favours, ideas=setup.ideas,
+    )  # fmt: skip
+    by_year = {y.year: y for y in passive.by_year}
+    expected = [f"{round(100 * by_year[y].ruined)}%" for y in (3, 6)]
+    expected += [f"{round(100 * by_year[y].won)}%" for y in (3, 6)]
+    assert view["rows"][0]["cells"] == expected
+    assert "60 simulated towns per row" in view["note"] and "--seed 1" in view["note"]
+
+
+def test_what_to_expect_refuses_an_unknown_way_of_playing(write_campaign: WriteCampaign) -> None:
+    chapter = "# E\n\n```scratchpress\ninsert: what-to-expect\npolicies: [reckless]\n```\n"
+    folder = _campaign_resilience(write_campaign, chapter)
+    assert _problems_resilience(folder) == [
+        "campaign/one.md:5: policies.0: must be 'passive', 'balanced', 'greedy', 'story',"
+        " 'timid', 'career' or 'no-sacrifice', got 'reckless'"
+    ]

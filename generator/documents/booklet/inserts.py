@@ -38,6 +38,7 @@ from ...rules import CharacterStats, CommunityStats, VehicleStats
 from ...rules.abilities import closest
 from ...rules.carry import carry_table
 from ...rules.community import PROJECT_SIZES, plan_project
+from ...rules.simulate import POLICIES, Policy, Simulation, simulate
 from ...rules.tables import (
     CARD_RESHUFFLE_DRAWS,
     D6_GRID,
@@ -59,6 +60,7 @@ from .. import terms
 from ..common import carry_cells, signed
 from ..community import minus, project_result
 from ..deck import ROLE_WORDS, either
+from ..resilience_text import simulation_setup
 from .source import BookletContext, Line
 
 # The card suits and paces as the tables name them (rules.tables keys them in English).
@@ -178,6 +180,25 @@ class CareersInsert(_Insert):
     insert: Literal["careers"]
 
 
+EXPECT_POLICIES: tuple[Policy, ...] = ("passive", "story", "career", "balanced")
+
+
+class ExpectInsert(_Insert):
+    """What a table can expect of the campaign's deck, from the simulator itself: for each
+    way of playing, the share of towns ruined and of towns at 15/15/15 by two years."""
+
+    insert: Literal["what-to-expect"]
+    policies: list[Policy] = Field(
+        default_factory=lambda: list(EXPECT_POLICIES),
+        min_length=1,
+        max_length=len(POLICIES),
+    )
+    years: Annotated[
+        list[Annotated[int, Field(ge=1, le=30)]], Field(min_length=1, max_length=3)
+    ] = Field(default_factory=lambda: [5, 10])
+    runs: int = Field(default=200, ge=50, le=2000)
+
+
 INSERTS: dict[str, type[_Insert]] = {
     "carry-table": CarryInsert,
     "die-alternatives": DieInsert,
@@ -190,6 +211,7 @@ INSERTS: dict[str, type[_Insert]] = {
     "project-sizes": ProjectSizesInsert,
     "project-ideas": ProjectIdeasInsert,
     "careers": CareersInsert,
+    "what-to-expect": ExpectInsert,
 }
 
 
@@ -701,6 +723,88 @@ def _project_ideas_view(spec: ProjectIdeasInsert, ctx: BookletContext) -> dict[s
     return {"groups": groups}
 
 
+# The ways of playing as the booklet names them (docs/resilience.md, "Policies").
+POLICY_NAMES: dict[str, str] = {
+    "passive": N_("A passive town: no projects, the cheapest answers"),
+    "balanced": N_("A careful table: weakest defense first, answers weighed"),
+    "greedy": N_("A greedy table: economy first, ruin not foreseen"),
+    "story": N_("A story-first table: answers and project ideas for the story"),
+    "timid": N_("A timid table: the safest answer, only likely projects"),
+    "career": N_("A career-driven table: each player builds what their career favors"),
+    "no-sacrifice": N_("A table that never sacrifices a level"),
+}
+EXPECT_SEED = 1  # the figures are reproducible: one seed, printed under the table
+
+
+def _expect_view(spec: ExpectInsert, ctx: BookletContext) -> dict[str, Any]:
+    setup = simulation_setup(ctx.campaign)
+    last = max(spec.years)
+    rows = []
+    for policy in spec.policies:
+        result = _simulated(ctx.campaign, policy, last, spec.runs)
+        by_year = {y.year - setup.first_year + 1: y for y in result.by_year}
+        rows.append(
+            {
+                "name": _(POLICY_NAMES[policy]),
+                "cells": [_percent(by_year[y].ruined) for y in spec.years]
+                + [_percent(by_year[y].won) for y in spec.years],
+            }
+        )
+    start = " / ".join(str(setup.start[d]) for d in DEFENSES)
+    return {
+        "years": [str(y) for y in spec.years],
+        "rows": rows,
+        "note": _(
+            "From %(start)s with %(players)s players: %(runs)s simulated towns per row"
+            " (scratchpress resilience simulate --runs %(runs)s --seed %(seed)s --policy ...)."
+            " Ruined: a defense at 0. 15/15/15: the text's tentative success."
+        )
+        % {"start": start, "players": setup.players, "runs": spec.runs, "seed": EXPECT_SEED},
+    }
+
+
+def _percent(share: float) -> str:
+    return number(round(100 * share)) + "%"
+
+
+def _simulated(campaign: Any, policy: Policy, years: int, runs: int) -> Simulation:
+    """One policy's simulation of the campaign's deck, remembered for the process: a build
+    of every language (or a booklet that prints the table twice) plays it once."""
+    setup = simulation_setup(campaign)
+    key = (
+        policy,
+        years,
+        runs,
+        repr(setup.start),
+        setup.players,
+        repr(sorted((setup.party or {}).items())),
+        setup.first_year,
+        setup.favours,
+        repr(setup.ideas),
+        repr([e.model_dump_json() for e in setup.events]),
+    )
+    found = _SIMULATED.get(key)
+    if found is None:
+        found = simulate(
+            setup.events,
+            setup.start,
+            setup.players,
+            years,
+            runs,
+            EXPECT_SEED,
+            policy,
+            setup.party,
+            setup.first_year,
+            favours=setup.favours,
+            ideas=setup.ideas,
+        )
+        _SIMULATED[key] = found
+    return found
+
+
+_SIMULATED: dict[tuple[Any, ...], Simulation] = {}
+
+
 def _careers_view(ctx: BookletContext) -> dict[str, Any]:
     careers = resilience_content(ctx.campaign).careers
     return {
@@ -808,4 +912,6 @@ def insert_view(token: Token, ctx: BookletContext, file: str) -> dict[str, Any] 
         view.update(_project_ideas_view(spec, ctx))
     elif isinstance(spec, CareersInsert):
         view.update(_careers_view(ctx))
+    elif isinstance(spec, ExpectInsert):
+        view.update(_expect_view(spec, ctx))
     return view
