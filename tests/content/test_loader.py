@@ -52,7 +52,7 @@ M = TypeVar("M", bound=BaseModel)
 
 # Bigger damage comes with a smaller attack bonus: allowed attack bonuses per damage.
 # An event's damage and its attack bonus trade off: a heavy blow lands less often.
-BALANCE = {5: range(7, 13), 6: range(5, 10), 7: range(3, 7), 8: range(2, 5)}
+BALANCE = {5: range(8, 10), 6: range(6, 9), 7: range(3, 6), 8: range(2, 6)}
 
 
 def _load(name: str, key: str) -> list[dict[str, Any]]:

@@ -27,6 +27,7 @@ from scratchpress.rules.simulate import (
     _pick,
     certain_hits,
     chance,
+    dominated_choices,
     evaluation,
     resolve_project,
     simulate,
@@ -444,6 +445,30 @@ def test_draw_prints_the_years_attack(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def played() -> dict[str, object]:
     return {policy: simulate(DECK, START, 4, 10, 150, 1, policy) for policy in POLICIES}
+
+
+def test_every_choice_on_the_deck_is_worth_taking_by_expected_value() -> None:
+    # A choice that another of its card beats on every defense, in expectation, at
+    # 10/10/10, 15/15/15 or 20/20/20 is a trap printed on a card, whoever plays it.
+    assert dominated_choices(DECK) == []
+
+
+def test_a_trap_is_found_by_expected_value() -> None:
+    # Paying a level now to lower an attack that is already certain to miss buys nothing:
+    # "Wait" beats "Pay" on every defense.
+    @dataclass(frozen=True)
+    class Mild(_Card):
+        attack_bonus: int = -20
+
+    trap = Mild(
+        "trap",
+        "Trap",
+        decision=_Decision(
+            (_Choice("No cost now.", "Wait"), _Choice("-1 economy now; attack bonus -1.", "Pay"))
+        ),
+    )
+    found = dominated_choices([trap])
+    assert {(d.choice, d.by) for d in found} == {("Pay", "Wait")}
 
 
 def test_the_defense_matters_the_attacks_can_miss() -> None:
