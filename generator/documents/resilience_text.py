@@ -292,7 +292,8 @@ def simulation_text(result: Simulation, community: str | None) -> str:
     start = _defense_line(dict(result.start))
     who = f"{community} ({start})" if community else f"a community of {start}"
     lines = [
-        f"{result.runs} runs of {_years(result)}: {who}, {result.players} players, "
+        f"{result.runs} runs of {_years(result)}: {who}, {result.players}"
+        f" player{'' if result.players == 1 else 's'}, "
         f"played as {POLICY_WORDS[result.policy]}; seed {result.seed}",
         "",
         "year  " + "".join(f"{d:<20}" for d in DEFENSES) + "ruined  15/15/15",
