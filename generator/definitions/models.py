@@ -271,6 +271,11 @@ class ProjectLog(Model):
     roll: Annotated[int, Field(strict=True, ge=1, le=20)] | None = Field(
         default=None, description="The d20 rolled for it; leave out while it is still to be rolled."
     )
+    modifier: Annotated[int, Field(strict=True, ge=-10, le=10)] = Field(
+        default=0,
+        description="What the year adds to its roll: the event's effect on projects like it, a"
+        " bonus to one project, the council's +1. The roll plus this meets the difficulty.",
+    )
 
 
 class HistoryYear(Model):

@@ -62,6 +62,7 @@ from ..typesetting.paper import PAPER_MM
 from ..wording import N_, _, ngettext, pgettext
 from . import terms
 from .base import Document, page_context
+from .common import signed
 
 KIND = "community"
 TEMPLATE = "community/community.html"
@@ -320,6 +321,7 @@ def _worksheet_row(entry: LedgerEntry) -> dict[str, Any]:
         "sacrifice": _changes(log.sacrifice, "−"),
         "difficulty": minus(plan.difficulty),
         "roll": str(log.roll) if log.roll is not None else "",
+        "modifier": minus(signed(log.modifier)) if log.modifier else "",
         "result": terms.project_result(entry.result),
         "outcome": entry.result,  # the CSS class: which result, whatever the language
         "after": [str(after[d]) for d in DEFENSES] if after else ["", "", ""],

@@ -313,6 +313,8 @@ class LoggedProject(Protocol):
     def sacrifice(self) -> Mapping[Any, int]: ...
     @property
     def roll(self) -> int | None: ...
+    @property
+    def modifier(self) -> int: ...
 
 
 class LoggedYear(Protocol):
@@ -362,13 +364,14 @@ class LogReview:
     now: dict[str, int]
 
 
-def project_result(plan: ProjectPlan, roll: int | None) -> Result:
-    """Blank until a roll is logged, unless the difficulty needs none."""
+def project_result(plan: ProjectPlan, roll: int | None, modifier: int = 0) -> Result:
+    """Blank until a roll is logged, unless the difficulty needs none. ``modifier`` is what
+    the year adds to the roll (an event's "projects that develop economy roll at -2")."""
     if plan.automatic:
         return "automatic"
     if roll is None:
         return ""
-    return "success" if roll >= plan.difficulty else "failed"
+    return "success" if roll + modifier >= plan.difficulty else "failed"
 
 
 def _levels(changes: Mapping[Any, int]) -> dict[str, int]:
@@ -567,7 +570,7 @@ def _review_project(
                 )
             )
     plan = _plan(size, develop, sacrifice, [f.message for f in found])
-    result = project_result(plan, log.roll)
+    result = project_result(plan, log.roll, log.modifier)
     before = dict(review.state)
     after: dict[str, int] | None = None
     if result:

@@ -393,6 +393,30 @@ def test_the_event_strikes_before_the_years_projects() -> None:
     assert ledger.now == {"economy": 6, "environment": 10, "equity": 14}
 
 
+def test_the_years_modifier_counts_on_the_roll_and_prints_beside_it() -> None:
+    # The Weeping Dam: "projects that sacrifice nothing roll at -2 this year". Priya's
+    # cisterns roll 15 - 2 = 13 against 13 and still succeed; logged with no modifier a
+    # roll of 12 would fail at -2 and succeed without it.
+    weir = _lantern_weir()
+    priya = weir.projects[0]
+    assert (priya.roll, priya.modifier) == (15, -2)
+    assert project_ledger(weir).entries[0].result == "success"
+    short = weir.model_copy(
+        update={"projects": [priya.model_copy(update={"roll": 14}), *weir.projects[1:]]}
+    )
+    assert project_ledger(short).entries[0].result == "failed"
+    lucky = weir.model_copy(
+        update={
+            "projects": [priya.model_copy(update={"roll": 12, "modifier": 1}), *weir.projects[1:]]
+        }
+    )
+    assert project_ledger(lucky).entries[0].result == "success"
+    from scratchpress.documents.community import _worksheet_row
+
+    row = _worksheet_row(project_ledger(weir).entries[0])
+    assert (row["roll"], row["modifier"]) == ("15", "−2")
+
+
 def test_no_value_on_the_worksheet_is_one_the_table_never_saw() -> None:
     # Applied before the event, Lena's wagon would have taken economy to 15.
     ledger = project_ledger(_lantern_weir())
