@@ -321,7 +321,7 @@ def _worksheet_row(entry: LedgerEntry) -> dict[str, Any]:
         "sacrifice": _changes(log.sacrifice, "−"),
         "difficulty": minus(plan.difficulty),
         "roll": str(log.roll) if log.roll is not None else "",
-        "modifier": minus(signed(log.modifier)) if log.modifier else "",
+        "modifier": signed(log.modifier).replace("-", "−") if log.modifier else "",
         "result": terms.project_result(entry.result),
         "outcome": entry.result,  # the CSS class: which result, whatever the language
         "after": [str(after[d]) for d in DEFENSES] if after else ["", "", ""],
