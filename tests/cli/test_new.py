@@ -55,9 +55,7 @@ def test_a_campaign_folder_is_the_campaign_when_you_stand_in_it(
     assert _page_mm(folder / "output" / "sheet-odile-marsh.pdf") == (210, 297)
     checked = cli("check")
     assert checked.exit_code == 0
-    assert (
-        checked.stdout.strip() == "1 entry checked with the current rules: 0 errors, 0 warnings."
-    )
+    assert checked.stdout.strip() == "1 entry checked with the current rules: 0 errors, 0 warnings."
     stats = cli("stats")
     assert stats.exit_code == 0 and "Odile Marsh" in stats.stdout
 
@@ -352,7 +350,9 @@ def test_every_usage_error_exits_2(cli: Cli, args: tuple[str, ...]) -> None:
 
 def test_choices_are_taken_in_any_case(cli: Cli, write_campaign: WriteCampaign) -> None:
     folder = write_campaign({"party.yaml": ONE_CHARACTER})
-    result = cli("build", folder, "-o", "output", "--paper", "A4", "--only", "Sheets", "--rules", "Early")
+    result = cli(
+        "build", folder, "-o", "output", "--paper", "A4", "--only", "Sheets", "--rules", "Early"
+    )
     assert result.exit_code == 0, result.stderr
     assert _page_mm(Path("output/sheet-odile-marsh.pdf")) == (210, 297)
 
@@ -435,16 +435,24 @@ def test_wrote_lines_stream_while_the_build_runs_and_ctrl_c_keeps_them(
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        text=True,
         start_new_session=True,
     )
     assert process.stdout is not None
-    first = process.stdout.readline()
+    # Read from the pipe itself: a buffered readline() may take the second line too, and
+    # communicate() below reads the pipe, not that buffer (the line would look unprinted).
+    seen = b""
+    while b"\n" not in seen:
+        chunk = os.read(process.stdout.fileno(), 4096)
+        assert chunk, "the build printed nothing"
+        seen += chunk
+    first = seen.decode().splitlines()[0] + "\n"
     # The longest document renders first (here the initiative cards), then the sheets.
     assert re.fullmatch(r"wrote out/[a-z0-9-]+\.pdf \(\d+ pages?\)\n", first), first
     time.sleep(0.3)
     os.killpg(process.pid, signal.SIGINT)
-    out, err = process.communicate(timeout=120)
+    rest, raw_err = process.communicate(timeout=120)
+    out, err = (seen + rest).decode(), raw_err.decode()
+    first = ""
     assert process.returncode == 130, err
     lines = err.splitlines()
     # Nothing but the one line (after the campaign's name, if the build names it).
