@@ -771,28 +771,14 @@ def simulate(
     with 4 players) through ``years`` years, ``runs`` times, as ``policy`` plays it; with
     ``stop_at_win`` a run ends at 15/15/15. Returns the result and the community's name.
     Raises :class:`UsageError` for impossible numbers."""
-    from .documents.resilience_text import simulation_setup
+    from .documents.resilience_text import play, simulation_setup
     from .resilience import campaign_and_events
-    from .rules.simulate import simulate as play
     from .rules.year import seed_value
 
-    loaded, events = campaign_and_events(_path(campaign) if campaign is not None else _here())
+    loaded, _events = campaign_and_events(_path(campaign) if campaign is not None else _here())
     setup = simulation_setup(loaded)
     try:
-        result = play(
-            events,
-            setup.start,
-            setup.players,
-            years,
-            runs,
-            seed_value(seed),
-            policy,
-            setup.party,
-            first_year=setup.first_year,
-            favours=setup.favours,
-            ideas=setup.ideas,
-            stop_at_win=stop_at_win,
-        )
+        result = play(setup, years, runs, seed_value(seed), policy, stop_at_win)
     except ValueError as err:
         raise UsageError(str(err)) from None
     return result, setup.community

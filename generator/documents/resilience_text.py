@@ -18,7 +18,7 @@ from ..definitions.campaign import Campaign
 from ..definitions.models import CommunityDef, level_and_note
 from ..definitions.resilience_models import Career, Event
 from ..rules.community import DEFENSES, ProjectPlan, yearly_attack
-from ..rules.simulate import Simulation, Spread
+from ..rules.simulate import Policy, Simulation, Spread, simulate
 
 WRAP = 88
 LABEL_WIDTH = 12
@@ -262,6 +262,31 @@ def simulation_setup(campaign: Campaign | None) -> SimulationSetup:
             for idea in content.project_ideas
         ],
         community=community.name if community is not None else None,
+    )
+
+
+def play(
+    setup: SimulationSetup,
+    years: int,
+    runs: int,
+    seed: int | str,
+    policy: Policy,
+    stop_at_win: bool = False,
+) -> Simulation:
+    """The simulator, run on a campaign's setup (`resilience simulate` and the booklet)."""
+    return simulate(
+        setup.events,
+        setup.start,
+        setup.players,
+        years,
+        runs,
+        seed,
+        policy,
+        setup.party,
+        first_year=setup.first_year,
+        favours=setup.favours,
+        ideas=setup.ideas,
+        stop_at_win=stop_at_win,
     )
 
 

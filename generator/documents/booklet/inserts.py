@@ -38,7 +38,7 @@ from ...rules import CharacterStats, CommunityStats, VehicleStats
 from ...rules.abilities import closest
 from ...rules.carry import carry_table
 from ...rules.community import PROJECT_SIZES, plan_project
-from ...rules.simulate import POLICIES, Policy, Simulation, simulate
+from ...rules.simulate import POLICIES, Policy, Simulation
 from ...rules.tables import (
     CARD_RESHUFFLE_DRAWS,
     D6_GRID,
@@ -60,7 +60,7 @@ from .. import terms
 from ..common import carry_cells, signed
 from ..community import minus, project_result
 from ..deck import ROLE_WORDS, either
-from ..resilience_text import simulation_setup
+from ..resilience_text import SimulationSetup, play, simulation_setup
 from .source import BookletContext, Line
 
 # The card suits and paces as the tables name them (rules.tables keys them in English).
@@ -741,7 +741,7 @@ def _expect_view(spec: ExpectInsert, ctx: BookletContext) -> dict[str, Any]:
     last = max(spec.years)
     rows = []
     for policy in spec.policies:
-        result = _simulated(ctx.campaign, policy, last, spec.runs)
+        result = _simulated(setup, policy, last, spec.runs)
         by_year = {y.year - setup.first_year + 1: y for y in result.by_year}
         rows.append(
             {
@@ -767,10 +767,9 @@ def _percent(share: float) -> str:
     return number(round(100 * share)) + "%"
 
 
-def _simulated(campaign: Any, policy: Policy, years: int, runs: int) -> Simulation:
+def _simulated(setup: SimulationSetup, policy: Policy, years: int, runs: int) -> Simulation:
     """One policy's simulation of the campaign's deck, remembered for the process: a build
     of every language (or a booklet that prints the table twice) plays it once."""
-    setup = simulation_setup(campaign)
     key = (
         policy,
         years,
@@ -785,20 +784,7 @@ def _simulated(campaign: Any, policy: Policy, years: int, runs: int) -> Simulati
     )
     found = _SIMULATED.get(key)
     if found is None:
-        found = simulate(
-            setup.events,
-            setup.start,
-            setup.players,
-            years,
-            runs,
-            EXPECT_SEED,
-            policy,
-            setup.party,
-            setup.first_year,
-            favours=setup.favours,
-            ideas=setup.ideas,
-        )
-        _SIMULATED[key] = found
+        found = _SIMULATED[key] = play(setup, years, runs, EXPECT_SEED, policy)
     return found
 
 
