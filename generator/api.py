@@ -311,6 +311,7 @@ def check(opened: Opened) -> CheckReport:
     Resilience content itself cannot be read."""
     from .content.careers import career_definition_problems, career_problems
     from .content.loader import content_problems, resilience_content
+    from .content.marks import mark_problems
     from .documents.assets import asset_problems
     from .documents.booklet import booklet_problems
     from .encounters import encounter_problems
@@ -321,8 +322,9 @@ def check(opened: Opened) -> CheckReport:
     problems += career_definition_problems(campaign)
     unmerged = content_problems(campaign)
     problems += unmerged
-    if not unmerged:  # encounters are computed from the merged lists
+    if not unmerged:  # encounters and marks are read from the merged lists
         problems += encounter_problems(campaign)
+        problems += mark_problems(campaign)
     problems += booklet_problems(campaign, computed)
     problems += asset_problems(campaign)
     tally = computed.printed
@@ -749,7 +751,14 @@ def year_sheets(
     for fewer in range(8):
         with speaking(Wording(options.language, labels)):
             document = year_sheets_document(
-                drawn.years, drawn.community, drawn.now, options, output.name, fewer, pages
+                drawn.years,
+                drawn.community,
+                drawn.now,
+                options,
+                output.name,
+                fewer,
+                pages,
+                drawn.marks,
             )
         report = build_documents(
             [document], output.parent, options, root=root, labels=labels, **render
@@ -792,20 +801,28 @@ def project_text(report: Mapping[str, Any]) -> str:
 
 
 def event_text(
-    year: int, event: Any, now: Mapping[str, int] | None = None, page: int | None = None
+    year: int,
+    event: Any,
+    now: Mapping[str, int] | None = None,
+    page: int | None = None,
+    marks: Mapping[str, Any] | None = None,
 ) -> str:
     """A drawn event as text; ``now`` (the community before it) for the first year;
-    ``page`` the page of encounters.pdf with its opponents (Draw.pages)."""
+    ``page`` the page of encounters.pdf with its opponents (Draw.pages); ``marks`` those
+    in the community's history (Draw.marks), whose lines the card calls up."""
     from .documents.resilience_text import event_text as text
 
-    return text(year, event, dict(now) if now is not None else None, page)
+    return text(year, event, dict(now) if now is not None else None, page, marks)
 
 
-def event_json(year: int, event: Any, page: int | None = None) -> dict[str, Any]:
-    """A drawn event as data, with ``page`` as ``encounters_page``."""
+def event_json(
+    year: int, event: Any, page: int | None = None, marks: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """A drawn event as data, with ``page`` as ``encounters_page`` and the lines the
+    history's ``marks`` call up as ``remembered``."""
     from .documents.resilience_text import event_json as as_json
 
-    result: dict[str, Any] = as_json(year, event, page)
+    result: dict[str, Any] = as_json(year, event, page, marks)
     return result
 
 

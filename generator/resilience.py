@@ -22,11 +22,12 @@ from .content.loader import resilience_content
 from .definitions.campaign import Campaign, load_campaign
 from .definitions.files import display_path
 from .definitions.models import BuildOptions, CommunityDef, Settings
-from .definitions.resilience_models import Event
+from .definitions.resilience_models import Event, Mark
 from .documents.community import current_defenses, latest_year
 from .documents.encounters import encounter_pages
 from .documents.resilience_text import (
     FoundCommunity,
+    history_marks,
     only_community,
 )
 from .problems import UsageError
@@ -93,6 +94,8 @@ class Draw:
     now: dict[str, int] | None  # the community's defenses before the first drawn year
     # Event id -> the page of encounters.pdf with its opponents, as the campaign builds it.
     pages: dict[str, int] = field(default_factory=dict)
+    # The marks in the community's history, by id: lines of the drawn cards they call up.
+    marks: dict[str, Mark] = field(default_factory=dict)
 
 
 def not_yet_played(events: list[Event], community: CommunityDef | None) -> list[Event]:
@@ -128,7 +131,10 @@ def draw(campaign: Path | None, years: int, seed: str | None, first_year: int | 
     )
     now = current_defenses(community) if community is not None else None
     pages = opponents_pages(loaded, (loaded.settings if loaded else Settings()).build_options({}))
-    return Draw(chosen, len(events), list(enumerate(drawn, start)), loaded, community, now, pages)
+    held = history_marks(community, resilience_content(loaded).events)
+    return Draw(
+        chosen, len(events), list(enumerate(drawn, start)), loaded, community, now, pages, held
+    )
 
 
 def opponents_pages(campaign: Campaign | None, options: BuildOptions) -> dict[str, int]:

@@ -171,6 +171,7 @@ EXAMPLE_KINDS = (
     ("carry-table", "carry"),
     ("careers", "careers"),
     ("resilience-events", "events"),
+    ("kit-", "kit"),
 )
 EXAMPLE_BUILD_ARGS = ("build", "--example", "--no-cache")
 

@@ -223,7 +223,7 @@ def draw(
             "seed": drawn.seed,
             "pool": drawn.pool,
             "events": [
-                api.event_json(year, event, drawn.pages.get(event.id))
+                api.event_json(year, event, drawn.pages.get(event.id), drawn.marks)
                 for year, event in drawn.years
             ],
         }
@@ -236,7 +236,7 @@ def draw(
         for index, (year, event) in enumerate(drawn.years):
             echo("")
             now = drawn.now if index == 0 else None
-            echo(api.event_text(year, event, now, drawn.pages.get(event.id)))
+            echo(api.event_text(year, event, now, drawn.pages.get(event.id), drawn.marks))
     if output is None:
         return
     given = {"paper": paper, "ink_saver": ink_saver or None}

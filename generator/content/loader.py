@@ -19,20 +19,27 @@ from pydantic import BaseModel, ValidationError
 
 from ..definitions.campaign import Campaign, Located
 from ..definitions.models import Encounter
-from ..definitions.resilience_models import Career, Event, ProjectIdea, ResilienceContent
+from ..definitions.resilience_models import (
+    Career,
+    Event,
+    Faction,
+    ProjectIdea,
+    ResilienceContent,
+)
 from ..definitions.validation import Source
 from ..definitions.yamlio import read_builtin_yaml
 from ..problems import InputError, Problem
 
 CONTENT_DIR = Path(__file__).resolve().parent / "resilience"
 
-ContentKind = Literal["events", "careers", "project_ideas", "encounters"]
+ContentKind = Literal["events", "careers", "project_ideas", "factions", "encounters"]
 
 # File and top-level key of every built-in list, and the model each entry must satisfy.
 BUILTIN: dict[ContentKind, tuple[str, type[BaseModel]]] = {
     "events": ("events.yaml", Event),
     "careers": ("careers.yaml", Career),
     "project_ideas": ("project_ideas.yaml", ProjectIdea),
+    "factions": ("factions.yaml", Faction),
     "encounters": ("encounters.yaml", Encounter),
 }
 
@@ -40,6 +47,7 @@ _NOUN: dict[ContentKind, str] = {
     "events": "event",
     "careers": "career",
     "project_ideas": "project idea",
+    "factions": "faction",
     "encounters": "encounter",
 }
 
@@ -76,6 +84,7 @@ def builtin_content() -> ResilienceContent:
         events=_load_builtin("events"),
         careers=_load_builtin("careers"),
         project_ideas=_load_builtin("project_ideas"),
+        factions=_load_builtin("factions"),
     )
 
 
@@ -161,11 +170,12 @@ def content_problems(campaign: Campaign) -> list[Problem]:
 
 
 def resilience_content(campaign: Campaign | None = None) -> ResilienceContent:
-    """Every event, career and project idea this campaign plays with."""
+    """Every event, career, project idea and faction this campaign plays with."""
     return ResilienceContent(
         events=[e.definition for e in merged_entries(campaign, "events")],
         careers=[e.definition for e in merged_entries(campaign, "careers")],
         project_ideas=[e.definition for e in merged_entries(campaign, "project_ideas")],
+        factions=[e.definition for e in merged_entries(campaign, "factions")],
     )
 
 

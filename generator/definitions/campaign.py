@@ -83,6 +83,7 @@ class Campaign:
     events: list[Located] = field(default_factory=list)
     careers: list[Located] = field(default_factory=list)
     project_ideas: list[Located] = field(default_factory=list)
+    factions: list[Located] = field(default_factory=list)
     encounters: list[Located] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
     # labels.yaml: the campaign's own words for our labels, by the English message.

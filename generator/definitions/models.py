@@ -22,7 +22,7 @@ from pydantic import (
 
 from ..typesetting.shops import Shop
 from ..wording import IMPERIAL, Language
-from .resilience_models import Ability, Career, Event, Id, ProjectIdea
+from .resilience_models import Ability, Career, Event, Faction, Id, ProjectIdea
 
 # Generous bounds: the books' mightiest have 10 levels and vehicles 30 toughness; a sheet
 # draws one box per hit point, so a typo like 3000 must be an error, not a 3000-box track.
@@ -301,6 +301,14 @@ class HistoryYear(Model):
     )
     equity: DefenseLevel | None = Field(default=None, description="Equity at the end of the year.")
     note: Text = Field(default="", description="What happened, in a line or two.")
+    choice: Text = Field(
+        default="",
+        description="The answer the community gave to the event's decision, in the card's"
+        " words; the mark it leaves (if any) goes into the history.",
+    )
+    marks: list[Id] = Field(
+        default=[], description="Marks the GM adds to the history this year, by id."
+    )
 
 
 class CommunityDef(Model):
@@ -326,6 +334,13 @@ class CommunityDef(Model):
     history: list[HistoryYear] = Field(
         default=[], description="The year-by-year history: where each year ended."
     )
+    abundances: list[Text] = Field(
+        default=[], description="What the community has plenty of, for the play kit's map."
+    )
+    scarcities: list[Text] = Field(default=[], description="What it lacks, for the play kit's map.")
+    names: list[Text] = Field(
+        default=[], description="Places and people the table has named, for the map's panel."
+    )
     printed: PrintedValues = Field(
         default={}, description="Defenses another source prints, for `scratchpress check`."
     )
@@ -344,6 +359,7 @@ BUILD_KINDS = (
     "booklets",
     "roster",
     "encounters",
+    "kit",
 )
 
 
@@ -536,6 +552,7 @@ ENTRY_MODELS: dict[str, type[BaseModel]] = {
     "events": Event,
     "careers": Career,
     "project_ideas": ProjectIdea,
+    "factions": Faction,
     # Opponents for the built-in (or the campaign's own) events, replaced by event id.
     "encounters": Encounter,
 }
@@ -548,6 +565,7 @@ KIND_OF_LIST = {
     "events": "event",
     "careers": "career",
     "project_ideas": "project idea",
+    "factions": "faction",
     "encounters": "encounter",
 }
 

@@ -13,7 +13,7 @@ overflow without rejecting a user's longer text.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Annotated, Final, Literal, get_args
 
 from pydantic import (
@@ -24,6 +24,8 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+
+from ..rules.community import project_difficulty
 
 # --------------------------------------------------------------------------------------
 # Enumerations
@@ -147,6 +149,7 @@ EVENT_WORD_LIMITS: Final[Mapping[str, int]] = {
     "failure": 20,
     "choice": 22,  # one choice plus its consequence
     "encounter": 30,
+    "remembers": 14,
     "total": 170,  # everything printed on the card except the title and the stat line
 }
 EVENT_STORY_MIN_WORDS: Final = 40
@@ -183,11 +186,37 @@ class EventChallenge(_Model):
     failure: Text = Field(description="What happens when it fails.")
 
 
+MarkName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)]
+
+
+class Mark(_Model):
+    """A named consequence: what an answer leaves in the campaign's history, for later
+    cards to read ("Owes the Salt Guild")."""
+
+    id: Id = Field(description="Lower-case words and hyphens; later cards' `remembers` name it.")
+    name: MarkName = Field(description="How the history and the cards print it.")
+
+
 class DecisionChoice(_Model):
     """One answer the community may give, with its mechanical consequence."""
 
     choice: Name = Field(description="The answer, in a few words.")
     consequence: Text = Field(description="What choosing it does to the community.")
+    leaves: Mark | None = Field(
+        default=None,
+        description="A named consequence this answer writes into the history, which later"
+        " cards read.",
+    )
+
+
+class Memory(_Model):
+    """What a card does differently when the history holds a mark an earlier answer left."""
+
+    mark: Id = Field(description="The id of a mark some answer `leaves`.")
+    text: Text = Field(description="What changes this year, in a short sentence.")
+    attack_bonus: int = Field(
+        default=0, ge=-4, le=4, description="Added to this card's attack bonus while it holds."
+    )
 
 
 class EventDecision(_Model):
@@ -230,6 +259,11 @@ class Event(_Model):
     challenge: EventChallenge = Field(description="The roll the PCs make against the event.")
     decision: EventDecision = Field(description="The choice the community faces.")
     encounter: Text = Field(description="The fight or meeting the event leads to.")
+    remembers: list[Memory] = Field(
+        default_factory=list,
+        max_length=2,
+        description="What this card does differently when the history holds a mark.",
+    )
 
     @model_validator(mode="after")
     def _threat_matches_defense(self) -> Event:
@@ -242,9 +276,29 @@ class Event(_Model):
         return self
 
 
+def event_marks(event: Event) -> dict[str, Mark]:
+    """The marks this event's answers leave, by id."""
+    return {c.leaves.id: c.leaves for c in event.decision.choices if c.leaves is not None}
+
+
+def marks_left(events: Sequence[Event]) -> dict[str, tuple[Mark, Event]]:
+    """Every mark the deck's answers leave, by id, with the event whose answer leaves it."""
+    return {mark.id: (mark, event) for event in events for mark in event_marks(event).values()}
+
+
+def memories_held(event: Event, held: Collection[str]) -> list[Memory]:
+    """The lines of ``event`` that the history's marks (ids in ``held``) call up."""
+    return [memory for memory in event.remembers if memory.mark in held]
+
+
 def event_word_counts(event: Event) -> dict[str, int]:
     """Words per printed part of an event card; ``choice`` is the longest choice."""
-    choices = [word_count(c.choice) + word_count(c.consequence) for c in event.decision.choices]
+    choices = [
+        word_count(c.choice)
+        + word_count(c.consequence)
+        + (word_count(c.leaves.name) if c.leaves else 0)
+        for c in event.decision.choices
+    ]
     counts = {
         "story": word_count(event.story),
         "temporary": word_count(event.temporary),
@@ -252,6 +306,7 @@ def event_word_counts(event: Event) -> dict[str, int]:
         "failure": word_count(event.challenge.failure),
         "choice": max(choices),
         "encounter": word_count(event.encounter),
+        "remembers": sum(word_count(m.text) for m in event.remembers),
     }
     counts["total"] = (
         counts["story"]
@@ -261,6 +316,7 @@ def event_word_counts(event: Event) -> dict[str, int]:
         + word_count(event.decision.prompt)
         + sum(choices)
         + counts["encounter"]
+        + counts["remembers"]
     )
     return counts
 
@@ -354,6 +410,43 @@ class Career(_Model):
 Levels = Annotated[int, Field(ge=1, le=MAX_PROJECT_DEVELOPMENT)]
 
 
+def _check_levels(develops: Mapping[Defense, int], sacrifices: Mapping[Defense, int]) -> None:
+    developed = sum(develops.values())
+    if not 1 <= developed <= MAX_PROJECT_DEVELOPMENT:
+        raise ValueError(
+            f"a project develops 1 to {MAX_PROJECT_DEVELOPMENT} levels in total, not {developed}"
+        )
+    both = sorted(set(develops) & set(sacrifices))
+    if both:
+        raise ValueError(f"a project cannot develop and sacrifice {', '.join(both)}")
+    if sum(sacrifices.values()) > developed:
+        raise ValueError(
+            f"a project cannot sacrifice more levels ({sum(sacrifices.values())}) "
+            f"than it develops ({developed})"
+        )
+
+
+class LargeProject(_Model):
+    """The same idea built big, for groups whose projects are large (1, 2 or 4 players)."""
+
+    develops: dict[Defense, Levels] = Field(description="Defense name to levels gained (5 in all).")
+    sacrifices: dict[Defense, Levels] = Field(
+        default_factory=dict, description="Defense name to the levels given up for it."
+    )
+    summary: Text = Field(description="What building it big means, in a sentence.")
+
+    @model_validator(mode="after")
+    def _large(self) -> LargeProject:
+        _check_levels(self.develops, self.sacrifices)
+        if sum(self.develops.values()) != MAX_PROJECT_DEVELOPMENT:
+            raise ValueError(f"a large variant develops {MAX_PROJECT_DEVELOPMENT} levels in all")
+        return self
+
+    @property
+    def difficulty(self) -> int:
+        return project_difficulty(sum(self.develops.values()), sum(self.sacrifices.values()))
+
+
 class ProjectIdea(_Model):
     """A ready-made community project: what it develops and what it sacrifices."""
 
@@ -367,23 +460,20 @@ class ProjectIdea(_Model):
         default_factory=dict, description="Defense name to the levels given up for it."
     )
     summary: Text = Field(description="The project in a sentence or two.")
+    failure: Text | None = Field(
+        default=None,
+        description="What a failed roll looks like: the sacrifice is paid, nothing is gained.",
+    )
+    large: LargeProject | None = Field(
+        default=None,
+        description="The idea built big (5 levels), for an idea that is small or medium.",
+    )
 
     @model_validator(mode="after")
     def _develop_and_sacrifice(self) -> ProjectIdea:
-        developed = self.developed_total
-        if not 1 <= developed <= MAX_PROJECT_DEVELOPMENT:
-            raise ValueError(
-                f"a project develops 1 to {MAX_PROJECT_DEVELOPMENT} levels in total, "
-                f"not {developed}"
-            )
-        both = sorted(set(self.develops) & set(self.sacrifices))
-        if both:
-            raise ValueError(f"a project cannot develop and sacrifice {', '.join(both)}")
-        if self.sacrificed_total > developed:
-            raise ValueError(
-                f"a project cannot sacrifice more levels ({self.sacrificed_total}) "
-                f"than it develops ({developed})"
-            )
+        _check_levels(self.develops, self.sacrifices)
+        if self.large is not None and self.developed_total == MAX_PROJECT_DEVELOPMENT:
+            raise ValueError("a large idea is its own large variant; leave out large:")
         return self
 
     @property
@@ -404,7 +494,27 @@ class ProjectIdea(_Model):
     @property
     def difficulty(self) -> int:
         """7 + 2 x levels developed - 5 x levels sacrificed (1 or less always succeeds)."""
-        return 7 + 2 * self.developed_total - 5 * self.sacrificed_total
+        return project_difficulty(sum(self.develops.values()), sum(self.sacrifices.values()))
+
+
+# --------------------------------------------------------------------------------------
+# Factions: the powers that come back year after year
+# --------------------------------------------------------------------------------------
+
+
+class Faction(_Model):
+    """A recurring power around the community, for the faction sheet and cards."""
+
+    id: Id = Field(description=ID_DESCRIPTION)
+    name: Name = Field(description="What everyone calls them.")
+    kind: Name = Field(description="What sort of power they are, in a few words.")
+    want: Text = Field(description="What they are after, year after year.")
+    strength: Text = Field(description="What they hold that the town does not.")
+    weakness: Text = Field(description="Where they can be pushed or bargained with.")
+    dealing: Text = Field(description="How to talk to them, and the roll it takes.")
+    appears_in: list[Id] = Field(
+        default_factory=list, description="Ids of the events they appear in."
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -420,6 +530,9 @@ class ResilienceContent(_Model):
     project_ideas: list[ProjectIdea] = Field(
         default_factory=list, description="Ready-made community projects."
     )
+    factions: list[Faction] = Field(
+        default_factory=list, description="The powers that come back year after year."
+    )
 
     @model_validator(mode="after")
     def _unique_ids(self) -> ResilienceContent:
@@ -427,6 +540,7 @@ class ResilienceContent(_Model):
             ("event", [e.id for e in self.events]),
             ("career", [c.id for c in self.careers]),
             ("project idea", [p.id for p in self.project_ideas]),
+            ("faction", [f.id for f in self.factions]),
         ):
             dupes = sorted({i for i in ids if ids.count(i) > 1})
             if dupes:

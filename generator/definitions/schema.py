@@ -39,6 +39,7 @@ LIST_DESCRIPTIONS: Final[dict[str, str]] = {
     "events": "Resilience events added to the built-in deck (or replacing one by id).",
     "careers": "Resilience careers added to the built-in ones (or replacing one by id).",
     "project_ideas": "Ready-made community projects added to the built-in ones.",
+    "factions": "Recurring powers added to the built-in ones (or replacing one by id).",
     "encounters": "Opponents of an event's encounter, replacing the built-in ones by event id.",
 }
 

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..definitions.campaign import Campaign
 from ..definitions.models import BuildOptions, CommunityDef, HistoryYear, ProjectLog, level_and_note
-from ..definitions.resilience_models import THREAT_DEFENSE, THREATS, Event
+from ..definitions.resilience_models import THREAT_DEFENSE, THREATS, Event, Mark, memories_held
 from ..render.names import unique_stems
 from ..rules.community import (
     CREATION_MAX,
@@ -175,7 +175,7 @@ def minus(value: int) -> str:
 CHANGE = {"+": N_("+%(levels)s %(defense)s"), "−": N_("−%(levels)s %(defense)s")}
 
 
-def _changes(changes: Mapping[Any, int], sign: str) -> str:
+def changes_words(changes: Mapping[Any, int], sign: str) -> str:
     return ", ".join(
         _(CHANGE[sign]) % {"levels": n, "defense": terms.defense(str(name))}
         for name, n in changes.items()
@@ -269,7 +269,7 @@ def _creation(founding: Mapping[str, int]) -> dict[str, Any]:
     }
 
 
-def _sizes(players: int | None) -> list[dict[str, Any]]:
+def project_sizes(players: int | None) -> list[dict[str, Any]]:
     rows = []
     for count, size in PROJECT_SIZES.items():
         rows.append(
@@ -317,8 +317,8 @@ def _worksheet_row(entry: LedgerEntry) -> dict[str, Any]:
         "year": str(log.year),
         "player": log.player,
         "project": log.name,
-        "develop": _changes(log.develop, "+"),
-        "sacrifice": _changes(log.sacrifice, "−"),
+        "develop": changes_words(log.develop, "+"),
+        "sacrifice": changes_words(log.sacrifice, "−"),
         "difficulty": minus(plan.difficulty),
         "roll": str(log.roll) if log.roll is not None else "",
         "modifier": signed(log.modifier).replace("-", "−") if log.modifier else "",
@@ -579,7 +579,7 @@ def community_view(block: Block, options: BuildOptions) -> dict[str, Any]:
             {
                 "project": e.log.name,
                 "change": max(
-                    _changes(e.log.develop, "+"), _changes(e.log.sacrifice, "−"), key=len
+                    changes_words(e.log.develop, "+"), changes_words(e.log.sacrifice, "−"), key=len
                 ),
             }
             for e in ledger.entries
@@ -599,7 +599,7 @@ def community_view(block: Block, options: BuildOptions) -> dict[str, Any]:
         "players": str(players) if players is not None else "",
         "players_count": players or 0,
         "players_line": _players_line(players),
-        "sizes": _sizes(players),
+        "sizes": project_sizes(players),
         "grid": _difficulty_grid(),
         "steps": [{"title": _(t), "text": _(x)} for t, x in YEAR_STEPS],
         "worksheet": [_worksheet_row(e) for e in ledger.entries],
@@ -717,10 +717,17 @@ def _year_view(
     community: str,
     lines: int,
     page: int | None = None,
+    held: Mapping[str, Mark] | None = None,
 ) -> dict[str, Any]:
     challenge = event.challenge
     attack = yearly_attack(event.attack_bonus, event.damage, year)
     bonus_why, damage_why = _attack_why(attack)
+    held = held or {}
+    remembered = memories_held(event, held)
+    extra = sum(m.attack_bonus for m in remembered)
+    if extra:
+        marks_why = _("marks %(bonus)s") % {"bonus": signed(extra)}
+        bonus_why = f"{bonus_why}; {marks_why}" if bonus_why else marks_why
     attacks = terms.defense(event.attacks)
     return {
         "year": str(year),
@@ -731,7 +738,7 @@ def _year_view(
         "attacks": attacks,
         "attacks_title": terms.defense_title(event.attacks),
         # The attack as it stands this year: the card's numbers and the harder years'.
-        "bonus": f"+{attack.bonus}",
+        "bonus": signed(attack.bonus + extra),
         "damage": str(attack.damage),
         "damage_line": ngettext(
             "level of %(defense)s on a hit", "levels of %(defense)s on a hit", attack.damage
@@ -741,6 +748,17 @@ def _year_view(
         "damage_why": damage_why,
         "story": event.story,
         "temporary": event.temporary,
+        # The lines the history's marks call up: an earlier answer is remembered.
+        "remembered": [
+            {
+                "mark": held[m.mark].name,
+                "text": m.text,
+                "attack": _("attack bonus %(bonus)s") % {"bonus": signed(m.attack_bonus)}
+                if m.attack_bonus
+                else "",
+            }
+            for m in remembered
+        ],
         "challenge": {
             "ability": terms.ability(challenge.ability),
             "difficulty": str(challenge.difficulty),
@@ -750,7 +768,12 @@ def _year_view(
         "decision": {
             "prompt": event.decision.prompt,
             "choices": [
-                {"choice": c.choice, "consequence": c.consequence} for c in event.decision.choices
+                {
+                    "choice": c.choice,
+                    "consequence": c.consequence,
+                    "leaves": c.leaves.name if c.leaves else "",
+                }
+                for c in event.decision.choices
             ],
         },
         # How the community takes its decision (examples' booklet, "The year, step by step").
@@ -794,6 +817,7 @@ def year_sheets_context(
     options: BuildOptions,
     fewer_lines: int = 0,
     pages: Mapping[str, int] | None = None,
+    held: Mapping[str, Mark] | None = None,
 ) -> dict[str, Any]:
     """View model for the GM's year sheets: one page per drawn event. ``pages``: event id
     -> the page of encounters.pdf with its opponents.
@@ -815,6 +839,7 @@ def year_sheets_context(
                 name,
                 max(ENCOUNTER_LINES_MIN, encounter_lines(event, options) - fewer_lines),
                 (pages or {}).get(event.id),
+                held,
             )
             for index, (year, event) in enumerate(numbered)
         ],
@@ -829,6 +854,7 @@ def year_sheets_document(
     file_name: str,
     fewer_lines: int = 0,
     pages: Mapping[str, int] | None = None,
+    held: Mapping[str, Mark] | None = None,
 ) -> Document:
     """The GM's year sheets as one document, one page per drawn event, written as
     ``file_name``. ``fewer_lines`` takes ruled lines off every page, for a retry when the
@@ -838,6 +864,6 @@ def year_sheets_document(
         title=_("Resilience year sheets"),
         stem="year-sheets",
         template=YEAR_TEMPLATE,
-        context=year_sheets_context(numbered, community, now, options, fewer_lines, pages),
+        context=year_sheets_context(numbered, community, now, options, fewer_lines, pages, held),
         file_name=file_name,
     )

@@ -18,14 +18,20 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, get_args
 
 from ..content.loader import ContentEntry, merged_entries
 from ..definitions.campaign import Campaign
 from ..definitions.models import BuildOptions
-from ..definitions.resilience_models import ABILITY_CATEGORY, Ability, Career, Event
+from ..definitions.resilience_models import (
+    ABILITY_CATEGORY,
+    Ability,
+    Career,
+    Event,
+    event_marks,
+)
 from ..problems import Problem
 from ..render.jobs import Placement
 from ..render.lint import card_collisions, card_overflows
@@ -60,6 +66,7 @@ from .cardsheet import (
     print_note_place,
     turn_style,
 )
+from .common import signed
 
 TEMPLATE = "deck/deck.html"
 DeckKind = Literal["events", "careers"]
@@ -183,8 +190,10 @@ def _in_its_language(face: dict[str, Any], entry: ContentEntry) -> dict[str, Any
     return {**face, "content_lang": "en" if english else ""}
 
 
-def event_face(event: Event) -> dict[str, Any]:
-    """Everything printed on an event's front, in reading order."""
+def event_face(event: Event, marks: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Everything printed on an event's front, in reading order. ``marks``: the name of
+    every mark the deck's answers leave, by id, for the lines this card remembers."""
+    marks = marks or {}
     challenge = event.challenge
     threat = terms.threat(event.threat)
     return {
@@ -211,10 +220,24 @@ def event_face(event: Event) -> dict[str, Any]:
         "decision": {
             "prompt": event.decision.prompt,
             "choices": [
-                {"label": c.choice, "consequence": keep_numbers(c.consequence)}
+                {
+                    "label": c.choice,
+                    "consequence": keep_numbers(c.consequence),
+                    "leaves": c.leaves.name if c.leaves else "",
+                }
                 for c in event.decision.choices
             ],
         },
+        "remembers": [
+            {
+                "mark": marks.get(m.mark, m.mark),
+                "text": m.text,
+                "attack": _("attack bonus %(bonus)s") % {"bonus": signed(m.attack_bonus)}
+                if m.attack_bonus
+                else "",
+            }
+            for m in event.remembers
+        ],
         "encounter": event.encounter,
     }
 
@@ -344,7 +367,10 @@ def how_to_play() -> dict[str, Any]:
 
 def _faces(kind: DeckKind, entries: list[ContentEntry]) -> list[dict[str, Any]]:
     if kind == "events":
-        return [how_to_play()] + [_in_its_language(event_face(e.definition), e) for e in entries]
+        marks = {mark.id: mark.name for e in entries for mark in event_marks(e.definition).values()}
+        return [how_to_play()] + [
+            _in_its_language(event_face(e.definition, marks), e) for e in entries
+        ]
     return [_in_its_language(career_face(e.definition), e) for e in entries]
 
 

@@ -24,6 +24,7 @@ KINDS: dict[str, str] = {
     "booklets": "booklet",
     "roster": "roster:build_documents",
     "encounters": "encounters",
+    "kit": "kit",
 }
 
 
@@ -31,7 +32,7 @@ KINDS: dict[str, str] = {
 # builds them when it plays Resilience (see plays_resilience); a Scratch campaign of
 # characters and NPCs, such as one `roster generate` just wrote, would otherwise get 37
 # pages of events, careers and encounters it never asked for. `--only` always builds them.
-RESILIENCE_KINDS = ("events", "careers", "encounters")
+RESILIENCE_KINDS = ("events", "careers", "encounters", "kit")
 
 
 def plays_resilience(campaign: Campaign) -> bool:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import math
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..definitions.campaign import Campaign
 from ..definitions.models import CommunityDef, level_and_note
-from ..definitions.resilience_models import Career, Event
+from ..definitions.resilience_models import Career, Event, Mark, marks_left, memories_held
 from ..rules.community import DEFENSES, ProjectPlan, yearly_attack
 from ..rules.simulate import Policy, Simulation, Spread, simulate
 
@@ -132,22 +132,60 @@ def _bonus(n: int) -> str:
     return f"+{n}" if n >= 0 else str(n)
 
 
+def history_marks(community: CommunityDef | None, events: Sequence[Event]) -> dict[str, Mark]:
+    """The marks in a community's history, by id, in the order they were left: those its
+    logged answers leave (the event found by its title or id, the answer in the card's
+    words, any case) and those the GM wrote in by id."""
+    if community is None:
+        return {}
+    by_name = {key: e for e in events for key in (e.title.casefold(), e.id)}
+    left = marks_left(events)
+    found: dict[str, Mark] = {}
+    for year in sorted(community.history, key=lambda h: h.year):
+        event = by_name.get(year.event.strip().casefold())
+        if event is not None and year.choice:
+            for choice in event.decision.choices:
+                if choice.leaves and choice.choice.casefold() == year.choice.strip().casefold():
+                    found[choice.leaves.id] = choice.leaves
+        for mark_id in year.marks:
+            found[mark_id] = left[mark_id][0] if mark_id in left else Mark(id=mark_id, name=mark_id)
+    return found
+
+
+def marks_bonus(event: Event, held: Mapping[str, Mark]) -> int:
+    """What the history's marks add to this event's attack bonus."""
+    return sum(memory.attack_bonus for memory in memories_held(event, held))
+
+
 def event_text(
-    year: int, event: Event, now: dict[str, int] | None = None, page: int | None = None
+    year: int,
+    event: Event,
+    now: dict[str, int] | None = None,
+    page: int | None = None,
+    held: Mapping[str, Mark] | None = None,
 ) -> str:
     """One drawn event, laid out for a terminal; ``page``, that of encounters.pdf with its
-    opponents."""
+    opponents; ``held``, the marks in the community's history."""
+    held = held or {}
     defense = event.attacks
     against = f"{defense} ({now[defense]} now)" if now is not None else defense
     lines = [f"Year {year} · {event.title} [{event.id}]"]
     lines += _wrapped("Threat", f"{event.threat}; attacks {defense}")
     attack = yearly_attack(event.attack_bonus, event.damage, year)
+    extra = marks_bonus(event, held)
+    why = "; ".join(
+        part for part in (attack.why, f"marks {_bonus(extra)}" if extra else "") if part
+    )
     lines += _wrapped(
         "GM's roll",
-        f"d20 {_bonus(attack.bonus)} vs {against}; on a hit {defense} loses"
-        f" {attack.damage} level{'s' if attack.damage != 1 else ''}"
-        + (f" ({attack.why})" if attack.why else ""),
+        f"d20 {_bonus(attack.bonus + extra)} vs {against}; on a hit {defense} loses"
+        f" {attack.damage} level{'s' if attack.damage != 1 else ''}" + (f" ({why})" if why else ""),
     )
+    for memory in memories_held(event, held):
+        said = memory.text + (
+            f" Attack bonus {_bonus(memory.attack_bonus)}." if memory.attack_bonus else ""
+        )
+        lines += _wrapped("Remembers", f"{held[memory.mark].name}: {said}")
     lines += _wrapped("Temporary", event.temporary)
     challenge = event.challenge
     lines += _wrapped(
@@ -157,22 +195,37 @@ def event_text(
     lines += _wrapped("", f"failure: {challenge.failure}", hang=9)
     lines += _wrapped("Decision", event.decision.prompt)
     for number, choice in enumerate(event.decision.choices, 1):
-        lines += _wrapped("", f"{number}. {choice.choice}: {choice.consequence}", hang=3)
+        leaves = f" [leaves: {choice.leaves.name}]" if choice.leaves else ""
+        lines += _wrapped("", f"{number}. {choice.choice}: {choice.consequence}{leaves}", hang=3)
     lines += _wrapped("Encounter", event.encounter)
     if page is not None:
         lines += _wrapped("Opponents", f"encounters.pdf, page {page}")
     return "\n".join(lines)
 
 
-def event_json(year: int, event: Event, page: int | None = None) -> dict[str, Any]:
-    """The card as written, with the attack as it stands in ``year`` (harder years), and
-    the page of encounters.pdf with its opponents (None when it prints none)."""
+def event_json(
+    year: int, event: Event, page: int | None = None, held: Mapping[str, Mark] | None = None
+) -> dict[str, Any]:
+    """The card as written, with the attack as it stands in ``year`` (harder years, and
+    the history's marks), the lines the marks call up, and the page of encounters.pdf
+    with its opponents (None when it prints none)."""
+    held = held or {}
     attack = yearly_attack(event.attack_bonus, event.damage, year)
     return {
         "year": year,
         **event.model_dump(mode="json"),
-        "year_attack_bonus": attack.bonus,
+        "year_attack_bonus": attack.bonus + marks_bonus(event, held),
+        "marks_attack_bonus": marks_bonus(event, held),
         "year_damage": attack.damage,
+        "remembered": [
+            {
+                "mark": m.mark,
+                "name": held[m.mark].name,
+                "text": m.text,
+                "attack_bonus": m.attack_bonus,
+            }
+            for m in memories_held(event, held)
+        ],
         "encounters_page": page,
     }
 

@@ -41,8 +41,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Literal, Protocol
 
@@ -185,6 +185,14 @@ class _Read:
     failure: Effect
     choices: tuple[Effect, ...]
     labels: tuple[str, ...]
+    leaves: tuple[str | None, ...] = ()  # the mark each answer leaves in the history
+    remembers: tuple[tuple[str, int], ...] = ()  # (mark, attack bonus) the card reads
+
+    def with_marks(self, held: Collection[str]) -> _Read:
+        """The card as it plays with these marks in the history: its attack changed by
+        every line they call up."""
+        extra = sum(bonus for mark, bonus in self.remembers if mark in held)
+        return replace(self, attack_bonus=self.attack_bonus + extra) if extra else self
 
 
 def _read(event: EventCard) -> _Read:
@@ -201,6 +209,12 @@ def _read(event: EventCard) -> _Read:
         failure=parse_effect(event.challenge.failure),
         choices=tuple(parse_effect(c.consequence) for c in event.decision.choices),
         labels=tuple(c.choice for c in event.decision.choices),
+        # Marks are optional on a card the simulator reads (a test's own card has none).
+        leaves=tuple(
+            mark.id if (mark := getattr(c, "leaves", None)) else None
+            for c in event.decision.choices
+        ),
+        remembers=tuple((m.mark, m.attack_bonus) for m in getattr(event, "remembers", ())),
     )
 
 
@@ -762,15 +776,18 @@ def simulate(
     for _ in range(runs):
         state = {d: start[d] for d in DEFENSES}
         deck: list[_Read] = []
+        held: set[str] = set()  # the marks the run's answers have left
         fell = hit_zero = has_won = False
         for year in range(years):
             if not deck:
                 deck = rng.sample(cards, len(cards))
-            card = deck.pop()
+            card = deck.pop().with_marks(held)
             before = sum(state.values())
             state, modifiers, bonus, chosen = _play_event(
                 rng, card, state, table, levels, players, first_year + year
             )
+            if card.leaves and card.leaves[chosen]:
+                held.add(str(card.leaves[chosen]))
             tallies[card.id].drawn += 1
             tallies[card.id].taken[chosen] += 1
             tallies[card.id].lost += before - sum(state.values())

@@ -454,3 +454,52 @@ def test_draw_names_the_page_of_encounters_pdf_with_the_opponents(
     assert run("draw", examples_dir(), "--seed", "20", "-o", sheet).exit_code == 0
     said = PdfReader(sheet).pages[0].extract_text()
     assert f"encounters.pdf, page {first['encounters_page']}" in said
+
+
+def test_draw_reads_the_marks_in_the_history(write_campaign: WriteCampaign, tmp_path: Path) -> None:
+    """Grain Blight's answer "Beg clean seed from the hill camps" leaves "Owes the hill
+    camps"; the Kiln Collapse reads it: its hill foreman comes for the debt, attack +2. A
+    community that logged that answer draws the Kiln Collapse with the line and the +2 in
+    the GM's roll, in the terminal, the JSON and the year sheet."""
+    folder = write_campaign(
+        {
+            "c.yaml": """\
+            communities:
+              - name: Weir
+                economy: 10
+                environment: 10
+                equity: 10
+                history:
+                  - {year: 1, event: Grain Blight, choice: beg clean seed from the hill camps}
+            """
+        }
+    )
+    events = resilience_content(None).events
+    count = len(events) - 1  # all but the logged one: the Kiln Collapse is among them
+    data = json.loads(run("draw", folder, "--seed", "1", "--years", str(count), "--json").stdout)
+    kiln = next(e for e in data["events"] if e["id"] == "kiln-collapse")
+    card = next(e for e in events if e.id == "kiln-collapse")
+    assert kiln["remembered"] == [
+        {
+            "mark": "owes-the-hill-camps",
+            "name": "Owes the hill camps",
+            "text": card.remembers[0].text,
+            "attack_bonus": 2,
+        }
+    ]
+    year = kiln["year"]
+    assert kiln["marks_attack_bonus"] == 2
+    assert kiln["year_attack_bonus"] == card.attack_bonus + (year - 1) + 2
+    # Cards that read other marks call up nothing.
+    assert all(e["remembered"] == [] for e in data["events"] if e["id"] != "kiln-collapse")
+    # The same draw, one year at a time from the Kiln Collapse's place, in the terminal.
+    place = [e["id"] for e in data["events"]].index("kiln-collapse")
+    text = run("draw", folder, "--seed", "1", "--years", str(place + 1)).stdout
+    assert "Remembers   Owes the hill camps: The hill foreman" in text
+    assert "marks +2)" in text
+    sheet = tmp_path / "year.pdf"
+    made = run("draw", folder, "--seed", "1", "--years", str(place + 1), "-o", sheet)
+    assert made.exit_code == 0, made.output
+    said = " ".join(PdfReader(sheet).pages[place].extract_text().split())
+    assert "REMEMBERED · OWES THE HILL CAMPS" in said.upper()
+    assert "attack bonus +2" in said

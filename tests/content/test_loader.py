@@ -19,10 +19,12 @@ from scratchpress.definitions.resilience_models import (
     Career,
     Defense,
     Event,
+    Faction,
     ProjectIdea,
     ProjectTheme,
     ResilienceContent,
     event_over_budget,
+    marks_left,
     word_count,
 )
 from scratchpress.rules.abilities import CHARACTER_CATEGORIES
@@ -429,3 +431,50 @@ def test_no_sentence_starts_after_a_semicolon(events: list[Event]) -> None:
     ]
     slips = [(event, text) for event, text in texts if re.search(r";\s+(?!Roll d20)[A-Z]", text)]
     assert not slips
+
+
+# ------------------------------------------------------------------- marks and factions
+
+
+def test_ten_to_fifteen_answers_leave_a_mark_that_later_cards_read(events: list[Event]) -> None:
+    left = marks_left(events)
+    assert 10 <= len(left) <= 15
+    readers: Counter[str] = Counter()
+    for event in events:
+        for memory in event.remembers:
+            assert memory.mark in left, f"{event.id} reads {memory.mark}, which no answer leaves"
+            assert left[memory.mark][1].id != event.id, f"{event.id} reads its own mark"
+            readers[memory.mark] += 1
+    assert set(readers) == set(left), "a mark no card reads"
+    # Marks cut both ways: some make a later card harder, some easier.
+    bonuses = [m.attack_bonus for e in events for m in e.remembers]
+    assert any(b > 0 for b in bonuses) and any(b < 0 for b in bonuses)
+
+
+def test_the_recurring_powers_each_have_a_faction_on_their_own_cards(
+    events: list[Event],
+) -> None:
+    factions = _validate(Faction, _load("factions.yaml", "factions"))
+    names = {f.name for f in factions}
+    for power in ("Salt Guild", "Highway Company", "Union of Towns", "Grey Hand", "Vells"):
+        assert any(power in name for name in names), power
+    by_id = {e.id: e for e in events}
+    for faction in factions:
+        assert len(faction.appears_in) >= 2, faction.id
+        for event_id in faction.appears_in:
+            assert event_id in by_id, f"{faction.id}: {event_id}"
+        assert re.search(r"\((?:[a-z]+ \d+)\)", faction.dealing), faction.dealing  # its roll
+
+
+def test_every_project_idea_has_a_failure_line_and_a_large_variant(
+    ideas: list[ProjectIdea],
+) -> None:
+    for idea in ideas:
+        assert idea.failure, idea.id
+        if idea.size == "large":
+            assert idea.large is None, idea.id
+            continue
+        assert idea.large is not None, idea.id
+        assert idea.large.difficulty == 7 + 10 - 5 * sum(idea.large.sacrifices.values())
+        main = max(idea.develops, key=lambda d: idea.develops[d])
+        assert main in idea.large.develops, idea.id  # the same idea, built big

@@ -334,7 +334,7 @@ def test_a_misspelt_top_level_key_is_one_error(write_campaign, cli) -> None:
         result,
         f"{FILE}:1: charcters: unknown top-level key 'charcters' (did you mean 'characters'?);"
         " allowed: characters, npcs, vehicles, communities, events, careers, project_ideas,"
-        " encounters",
+        " factions, encounters",
     )
 
 
