@@ -182,6 +182,7 @@ PAGES = {
     "booklet-scratch-at-the-table.pdf": [0, 1, 5, 12],
     "careers.pdf": [0],
     "resilience-events.pdf": [1],  # a sheet of backs: page 0 is test_card_pixels' events
+    "kit-lantern-weir.pdf": [0, 1, 4, 7],  # the map, the year track, factions, project cards
 }
 
 

@@ -311,11 +311,16 @@ def _track_view(definition: CommunityDef, history_marks: Sequence[Mark]) -> dict
     }
 
 
-def _session_view() -> list[dict[str, str]]:
-    return [
+SESSION_SPLIT = 5  # steps in the card's left column; the right one ends with the sizes
+
+
+def _session_view() -> list[list[dict[str, str]]]:
+    """The year's steps in two columns, read down the left one first."""
+    steps = [
         {"n": str(i), "title": _(title), "text": _(text)}
         for i, (title, text) in enumerate(SESSION_STEPS, start=1)
     ]
+    return [steps[:SESSION_SPLIT], steps[SESSION_SPLIT:]]
 
 
 def _in_progress(log: ProjectLog, players: int | None) -> dict[str, Any]:
