@@ -436,7 +436,7 @@ def _marks_view(events: Sequence[Event], held: Mapping[str, Mark]) -> list[dict[
 
 
 def _blank_in_progress() -> dict[str, Any]:
-    return {"blank": True}
+    return {"blank": True, "name": ""}
 
 
 def kit_view(block: Block, campaign: Campaign, options: BuildOptions) -> dict[str, Any]:

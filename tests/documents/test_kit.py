@@ -33,7 +33,7 @@ from scratchpress.resources import examples_dir
 from scratchpress.statblocks import compute_campaign
 from scratchpress.wording import speaking
 
-from conftest import Cli, ExampleBuild
+from conftest import Cli, ExampleBuild, WriteCampaign
 
 MM = 72 / 25.4
 SAFE_MM = 6.0  # what printers leave bare at the paper's edge
@@ -210,3 +210,31 @@ def test_a_new_campaign_builds_its_kit(cli: Cli, tmp_path: Path) -> None:
         len(content.project_ideas), len(content.factions), 0
     )
     assert "river fish" in _text(reader, 0)
+
+
+def test_a_project_idea_too_long_for_its_card_is_a_layout_warning(
+    write_campaign: WriteCampaign, cli: Cli, tmp_path: Path
+) -> None:
+    wall = " ".join(["Another course of stone, another song at dusk from the towers."] * 14)
+    folder = write_campaign(
+        {
+            "c.yaml": f"""\
+            communities:
+              - {{name: Greyford, economy: 10, environment: 10, equity: 10}}
+            project_ideas:
+              - id: endless-wall
+                name: The Endless Wall
+                theme: defense
+                develops: {{environment: 2}}
+                summary: {wall}
+            """
+        }
+    )
+    result = cli("build", folder, "--only", "kit", "-o", tmp_path / "out")
+    assert result.exit_code == 0
+    assert 'kit-greyford.pdf: entry "The Endless Wall": project card overflows by' in (
+        result.stderr
+    )
+    strict = cli("build", folder, "--only", "kit", "-o", tmp_path / "strict", "--strict")
+    assert strict.exit_code == 1
+    assert not (tmp_path / "strict" / "kit-greyford.pdf").exists()
