@@ -42,6 +42,7 @@ class Effect:
     gamble: Gamble | None = None
     temporary_becomes: int | None = None  # "the temporary penalty becomes -2"
     project_bonus: int = 0  # "+2 to one project that develops equity"
+    project_bonus_develops: str = ""  # ... the defense that project develops ("" any)
     table_only: tuple[str, ...] = ()  # words that act in the encounter, not on the E's
 
     def plus(self, other: Effect) -> Effect:
@@ -61,6 +62,7 @@ class Effect:
                 else other.temporary_becomes
             ),
             project_bonus=self.project_bonus + other.project_bonus,
+            project_bonus_develops=self.project_bonus_develops or other.project_bonus_develops,
             table_only=self.table_only + other.table_only,
         )
 
@@ -95,7 +97,7 @@ _CLAUSES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^the attack fails automatically\b", re.I), "attack_fails"),
     (re.compile(r"damage is halved", re.I), "damage_halved"),
     (re.compile(r"^the temporary (?:modifier|penalty) ends\b", re.I), "ends_temporary"),
-    (re.compile(rf"^{_NUMBER} to one project that develops", re.I), "project_bonus"),
+    (re.compile(rf"^{_NUMBER} to one project that develops {_DEFENSE}", re.I), "project_bonus"),
     (re.compile(r"^(?:no cost(?: now)?|roll the attack as normal)\b", re.I), "nothing"),
 ]
 # "Roll d20: on 11+ X", "Roll d20: on 1-10, X" (the other branch is the next clause:
@@ -189,7 +191,9 @@ def _clause(clause: str) -> Effect:
         if kind == "ends_temporary":
             return Effect(ends_temporary=True)
         if kind == "project_bonus":
-            return Effect(project_bonus=_int(match.group(1)))
+            return Effect(
+                project_bonus=_int(match.group(1)), project_bonus_develops=match.group(2).lower()
+            )
         return NO_EFFECT
     return Effect(table_only=(clause,))
 

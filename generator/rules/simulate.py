@@ -229,6 +229,27 @@ def chance(needed: int, bonus: int = 0, natural_20: bool = True) -> float:
     return hits / 20
 
 
+# The year's bonus to one project: (levels, the index of the defense that project must
+# develop, or -1 for any project). "+2 to one project that develops equity" is (2, 2).
+Bonus = tuple[int, int]
+NO_BONUS: Bonus = (0, -1)
+
+
+def _bonus(effect: Effect) -> Bonus:
+    if not effect.project_bonus:
+        return NO_BONUS
+    target = effect.project_bonus_develops
+    return (effect.project_bonus, DEFENSES.index(target) if target in DEFENSES else -1)
+
+
+def bonus_for(bonus: Bonus, develop: Mapping[str, int]) -> int:
+    """What the year's one-project bonus adds to this project's roll."""
+    amount, target = bonus
+    if not amount or (target >= 0 and not develop.get(DEFENSES[target])):
+        return 0
+    return amount
+
+
 # ------------------------------------------------------------------------------------------
 # Valuing a community: what each table wants
 
@@ -346,7 +367,7 @@ def _choose(
         scores[index] = sum(
             p
             * _outlook(
-                table, players, _key(_apply(state, change)), modifiers, effect.project_bonus, 0
+                table, players, _key(_apply(state, change)), modifiers, _bonus(effect), 0
             )
             for p, change in outcomes
         )
@@ -359,7 +380,7 @@ def _outlook(
     players: int,
     state: tuple[int, int, int],
     modifiers: tuple[ProjectModifier, ...],
-    bonus: int,
+    bonus: Bonus,
     index: int,
 ) -> float:
     """What a state after the attack is worth once the year's projects from the
@@ -374,8 +395,11 @@ def _outlook(
     dev, sac = _vector(plan.develop), _vector(plan.sacrifice)
     failure = (state[0] - sac[0], state[1] - sac[1], state[2] - sac[2])
     success = (failure[0] + dev[0], failure[1] + dev[1], failure[2] + dev[2])
-    after_success = _outlook(table, players, success, modifiers, 0, index + 1) if p else 0.0
-    after_failure = _outlook(table, players, failure, modifiers, 0, index + 1) if p < 1 else 0.0
+    left = bonus if not bonus_for(bonus, plan.develop) else NO_BONUS  # taken, or kept
+    after_success = _outlook(table, players, success, modifiers, left, index + 1) if p else 0.0
+    after_failure = (
+        _outlook(table, players, failure, modifiers, left, index + 1) if p < 1 else 0.0
+    )
     return p * after_success + (1 - p) * after_failure
 
 
@@ -509,7 +533,7 @@ def _pick(
     players: int,
     state: tuple[int, int, int],
     modifiers: tuple[ProjectModifier, ...],
-    bonus: int,
+    bonus: Bonus,
     index: int,
 ) -> tuple[Plan, float]:
     """The project the table brings as its ``index``-th of the year in this state, and its
@@ -527,7 +551,7 @@ def _pick_for(
     players: int,
     state: tuple[int, int, int],
     modifiers: tuple[ProjectModifier, ...],
-    bonus: int,
+    bonus: Bonus,
     first_roll: bool,
     favoured: int,
 ) -> tuple[Plan, float]:
@@ -539,6 +563,7 @@ def _pick_for(
     ruin = GAME_OVER if table.foresees_ruin else None
     roots = _ROOTS
     e, v, q = state
+    amount, target = bonus
     best_i, best_p, best_score = -1, 0.0, -math.inf
     fallback_i, fallback_p = -1, -1.0
     for i, d0, d1, d2, s0, s1, s2, difficulty, automatic in _prepared(
@@ -548,7 +573,10 @@ def _pick_for(
         if f0 < 0 or f1 < 0 or f2 < 0:
             continue
         # d20 + modifier >= difficulty, no natural 20 for projects
-        need = difficulty - mods[i] - bonus  # the d20 must show this much
+        # The d20 must show this much; the year's one-project bonus only for a project
+        # that develops its defense (or any project, when it names none).
+        given = amount if amount and (target < 0 or (d0, d1, d2)[target] > 0) else 0
+        need = difficulty - mods[i] - given
         p = 1.0 if automatic or need <= 1 else 0.0 if need > 20 else (21 - need) / 20
         if p < table.min_chance:
             if p > fallback_p:
@@ -577,7 +605,7 @@ def _story_project(
     players: int,
     state: Mapping[str, int],
     modifiers: tuple[ProjectModifier, ...],
-    bonus: int,
+    bonus: Bonus,
     index: int,
     ideas: Sequence[Plan],
     struck: str,
@@ -602,7 +630,8 @@ def _story_project(
     modifier = project_modifier(
         list(modifiers), plan.develop, plan.sacrifice, _first_roll(players, index)
     )
-    p = 1.0 if plan.automatic else chance(plan.difficulty, modifier + bonus, natural_20=False)
+    given = bonus_for(bonus, plan.develop)
+    p = 1.0 if plan.automatic else chance(plan.difficulty, modifier + given, natural_20=False)
     return plan, p
 
 
@@ -806,11 +835,13 @@ def simulate(
                         list(modifiers), plan.develop, plan.sacrifice, _first_roll(players, index)
                     )
                     roll = None if plan.automatic else rng.randint(1, 20)
+                    given = bonus_for(bonus, plan.develop)
                     came_off = plan.automatic or (
-                        roll is not None and roll + mod + bonus >= plan.difficulty
+                        roll is not None and roll + mod + given >= plan.difficulty
                     )
-                    state = resolve_project(state, plan, roll, mod + bonus)
-                    bonus = 0  # "+2 to one project": the first project takes it
+                    state = resolve_project(state, plan, roll, mod + given)
+                    if given:  # "+2 to one project that develops X": the first such takes it
+                        bonus = NO_BONUS
                     attempted += 1
                     succeeded += came_off
             if min(state.values()) > 0:
@@ -917,7 +948,7 @@ def _play_event(
     party: Mapping[str, int],
     players: int,
     year: int = 1,
-) -> tuple[dict[str, int], tuple[ProjectModifier, ...], int, int]:
+) -> tuple[dict[str, int], tuple[ProjectModifier, ...], Bonus, int]:
     """The event's part of the year: challenge, decision, attack. Returns the new state,
     the year's project modifiers, a bonus for one project and the choice taken."""
     level = party.get(card.ability, TYPICAL_LEVEL if not party else 0)
@@ -931,7 +962,7 @@ def _play_event(
     effect = challenge.plus(card.choices[index])
     modifiers = _year_modifiers(card, effect)
     change = _sample(rng, _attack_outcomes(card, state, effect, party))
-    return _apply(state, change), modifiers, effect.project_bonus, index
+    return _apply(state, change), modifiers, _bonus(effect), index
 
 
 def evaluation(state: Mapping[str, int], attempted: int, succeeded: int) -> dict[str, int]:
@@ -973,14 +1004,14 @@ def expected_change(
         modifiers = _year_modifiers(read, effect)
         for q, change in _attack_outcomes(read, state, effect, levels):
             after = _key(_apply(state, change))
-            gained = _projects_expected(players, modifiers, effect.project_bonus)
+            gained = _projects_expected(players, modifiers, _bonus(effect))
             for i, d in enumerate(DEFENSES):
                 total[i] += p * q * (after[i] - state[d] + gained[i])
     return (round(total[0], 4), round(total[1], 4), round(total[2], 4))
 
 
 def _projects_expected(
-    players: int, modifiers: tuple[ProjectModifier, ...], bonus: int
+    players: int, modifiers: tuple[ProjectModifier, ...], bonus: Bonus
 ) -> tuple[float, float, float]:
     """Levels the year's projects are expected to add to each defense under the year's
     modifiers: a plain project (3 levels, nothing sacrificed) for each defense in turn, so
@@ -993,9 +1024,15 @@ def _projects_expected(
         plan = plan_project(players, {defense: levels}, {})
         modifier = project_modifier(list(modifiers), {defense: levels}, {})
         each = chance(plan.difficulty, modifier, natural_20=False)
-        with_bonus = chance(plan.difficulty, modifier + bonus, natural_20=False)
-        # One project in three is this defense's; the bonus goes to one of the year's.
-        gained.append(levels * (count * each + (with_bonus - each)) / len(DEFENSES))
+        amount, target = bonus
+        with_bonus = chance(plan.difficulty, modifier + amount, natural_20=False)
+        # One project in three is this defense's. A bonus for one project that develops a
+        # defense goes to a project of that defense; one that names none, to any of them.
+        if target < 0:
+            extra = (with_bonus - each) / len(DEFENSES)
+        else:
+            extra = (with_bonus - each) if DEFENSES[target] == defense else 0.0
+        gained.append(levels * (count * each / len(DEFENSES) + extra))
     return (gained[0], gained[1], gained[2])
 
 

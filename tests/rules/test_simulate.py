@@ -21,14 +21,17 @@ from scratchpress.rules.effects import (
     project_modifier,
 )
 from scratchpress.rules.simulate import (
+    NO_BONUS,
     POLICIES,
     _candidates,
     _outlook,
     _pick,
+    _projects_expected,
     certain_hits,
     chance,
     dominated_choices,
     evaluation,
+    expected_change,
     resolve_project,
     simulate,
     table_for,
@@ -190,8 +193,8 @@ def test_a_higher_defense_is_worth_more_once_the_years_projects_are_counted() ->
     # left: the big gain a project makes at economy 2 is not counted four times over.
     for policy in ("balanced", "career", "no-sacrifice"):
         table = table_for(policy)
-        low = _outlook(table, 4, (2, 10, 10), (), 0, 0)
-        high = _outlook(table, 4, (7, 10, 10), (), 0, 0)
+        low = _outlook(table, 4, (2, 10, 10), (), NO_BONUS, 0)
+        high = _outlook(table, 4, (7, 10, 10), (), NO_BONUS, 0)
         assert high > low, policy
 
 
@@ -206,14 +209,14 @@ def test_projects_may_develop_and_sacrifice_two_defenses() -> None:
 
 def test_the_tables_bring_the_projects_their_policy_describes() -> None:
     state = (10, 10, 10)
-    no_sacrifice, _ = _pick(table_for("no-sacrifice"), 4, state, (), 0, 0)
+    no_sacrifice, _ = _pick(table_for("no-sacrifice"), 4, state, (), NO_BONUS, 0)
     assert not any(no_sacrifice.sacrifice.values())
-    _plan, p = _pick(table_for("timid"), 4, state, (), 0, 0)
+    _plan, p = _pick(table_for("timid"), 4, state, (), NO_BONUS, 0)
     assert p >= 0.7
     # Career-driven: the farmer (environment) then the business owner (economy).
     career = table_for("career", (1, 0))
-    assert _pick(career, 4, state, (), 0, 0)[0].develop.get("environment")
-    assert _pick(career, 4, state, (), 0, 1)[0].develop.get("economy")
+    assert _pick(career, 4, state, (), NO_BONUS, 0)[0].develop.get("environment")
+    assert _pick(career, 4, state, (), NO_BONUS, 1)[0].develop.get("economy")
 
 
 def test_the_gms_evaluation_judges_the_year_not_the_policy() -> None:
@@ -552,3 +555,21 @@ def test_challenge_outcomes_do_more_than_change_the_attack_bonus() -> None:
 
     plain = [e.id for e in DECK if only_bonus(e.challenge.success)]
     assert len(plain) <= len(DECK) // 3, plain
+
+
+def test_a_bonus_to_one_project_that_develops_a_defense_goes_to_such_a_project() -> None:
+    """"+2 to one project that develops equity" helps an equity project only: the first
+    one of the year takes it, and a table weighing its answers counts it on equity."""
+    assert parse_effect("+2 to one project that develops equity").project_bonus_develops == (
+        "equity"
+    )
+    card = _Card(
+        "dance",
+        "Dance",
+        decision=_Decision((_Choice("+2 to one project that develops equity."),)),
+    )
+    economy, environment, equity = _projects_expected(4, (), (2, 2))
+    plain = _projects_expected(4, (), NO_BONUS)
+    assert economy == plain[0] and environment == plain[1] and equity > plain[2]
+    change = expected_change(card, 0, START)
+    assert change[2] > change[0] and change[2] > change[1]
