@@ -114,8 +114,8 @@ def draw(campaign: Path | None, years: int, seed: str | None, first_year: int | 
     made, :class:`InputError` for a campaign that cannot be read."""
     if first_year is not None and first_year < 1:
         raise UsageError(f"--first-year must be 1 or more, not {first_year}")
-    loaded, events = campaign_and_events(campaign)
-    events = not_yet_played(events, only_community(loaded))
+    loaded, deck = campaign_and_events(campaign)
+    events = not_yet_played(deck, only_community(loaded))
     chosen: int | str = (
         seed_value(seed) if seed is not None else random.SystemRandom().randrange(SEED_RANGE)
     )
@@ -131,7 +131,7 @@ def draw(campaign: Path | None, years: int, seed: str | None, first_year: int | 
     )
     now = current_defenses(community) if community is not None else None
     pages = opponents_pages(loaded, (loaded.settings if loaded else Settings()).build_options({}))
-    held = history_marks(community, resilience_content(loaded).events)
+    held = history_marks(community, deck)
     return Draw(
         chosen, len(events), list(enumerate(drawn, start)), loaded, community, now, pages, held
     )

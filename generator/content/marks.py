@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..definitions.campaign import Campaign
 from ..definitions.models import CommunityDef
-from ..definitions.resilience_models import Event, marks_left
+from ..definitions.resilience_models import Event, answer_named, events_by_name, marks_left
 from ..problems import Problem
 from .loader import merged_entries
 
@@ -23,26 +23,25 @@ def mark_problems(campaign: Campaign) -> list[Problem]:
     left = marks_left(events)
     ids = {e.id for e in events}
     problems: list[Problem] = []
-    by_name = {key: e for e in events for key in (e.title.casefold(), e.id)}
+    by_name = events_by_name(events)
     for located in campaign.communities:
         community: CommunityDef = located.definition
         for index, year in enumerate(community.history):
             event = by_name.get(year.event.strip().casefold())
-            if year.choice and event is not None:
+            if year.choice and event is not None and answer_named(event, year.choice) is None:
                 choices = [c.choice for c in event.decision.choices]
-                if year.choice.strip().casefold() not in {c.casefold() for c in choices}:
-                    problems.append(
-                        Problem(
-                            f"{year.choice!r} is not an answer of {event.title!r} ("
-                            + "; ".join(repr(c) for c in choices)
-                            + "), so no mark it leaves joins the history",
-                            located.source.file,
-                            located.source.line("history", index, "choice"),
-                            community.name,
-                            f"history.{index}.choice",
-                            "warning",
-                        )
+                problems.append(
+                    Problem(
+                        f"{year.choice!r} is not an answer of {event.title!r} ("
+                        + "; ".join(repr(c) for c in choices)
+                        + "), so no mark it leaves joins the history",
+                        located.source.file,
+                        located.source.line("history", index, "choice"),
+                        community.name,
+                        f"history.{index}.choice",
+                        "warning",
                     )
+                )
             for at, mark in enumerate(year.marks):
                 if mark not in left:
                     problems.append(

@@ -291,6 +291,22 @@ def memories_held(event: Event, held: Collection[str]) -> list[Memory]:
     return [memory for memory in event.remembers if memory.mark in held]
 
 
+def marks_bonus(event: Event, held: Collection[str]) -> int:
+    """What the history's marks (ids in ``held``) add to this event's attack bonus."""
+    return sum(memory.attack_bonus for memory in memories_held(event, held))
+
+
+def events_by_name(events: Sequence[Event]) -> dict[str, Event]:
+    """The events as a history names them: by title in any case, or by id."""
+    return {key: e for e in events for key in (e.title.casefold(), e.id)}
+
+
+def answer_named(event: Event, words: str) -> DecisionChoice | None:
+    """The answer of ``event`` a history writes in ``words`` (the card's, in any case)."""
+    wanted = words.strip().casefold()
+    return next((c for c in event.decision.choices if c.choice.casefold() == wanted), None)
+
+
 def event_word_counts(event: Event) -> dict[str, int]:
     """Words per printed part of an event card; ``choice`` is the longest choice."""
     choices = [

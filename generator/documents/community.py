@@ -39,7 +39,14 @@ from typing import TYPE_CHECKING, Any
 
 from ..definitions.campaign import Campaign
 from ..definitions.models import BuildOptions, CommunityDef, HistoryYear, ProjectLog, level_and_note
-from ..definitions.resilience_models import THREAT_DEFENSE, THREATS, Event, Mark, memories_held
+from ..definitions.resilience_models import (
+    THREAT_DEFENSE,
+    THREATS,
+    Event,
+    Mark,
+    marks_bonus,
+    memories_held,
+)
 from ..render.names import unique_stems
 from ..rules.community import (
     CREATION_MAX,
@@ -724,7 +731,7 @@ def _year_view(
     bonus_why, damage_why = _attack_why(attack)
     held = held or {}
     remembered = memories_held(event, held)
-    extra = sum(m.attack_bonus for m in remembered)
+    extra = marks_bonus(event, held)
     if extra:
         marks_why = _("marks %(bonus)s") % {"bonus": signed(extra)}
         bonus_why = f"{bonus_why}; {marks_why}" if bonus_why else marks_why

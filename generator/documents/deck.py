@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, get_args
 
@@ -30,7 +30,6 @@ from ..definitions.resilience_models import (
     Ability,
     Career,
     Event,
-    event_marks,
 )
 from ..problems import Problem
 from ..render.jobs import Placement
@@ -66,7 +65,6 @@ from .cardsheet import (
     print_note_place,
     turn_style,
 )
-from .common import signed
 
 TEMPLATE = "deck/deck.html"
 DeckKind = Literal["events", "careers"]
@@ -190,10 +188,8 @@ def _in_its_language(face: dict[str, Any], entry: ContentEntry) -> dict[str, Any
     return {**face, "content_lang": "en" if english else ""}
 
 
-def event_face(event: Event, marks: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """Everything printed on an event's front, in reading order. ``marks``: the name of
-    every mark the deck's answers leave, by id, for the lines this card remembers."""
-    marks = marks or {}
+def event_face(event: Event) -> dict[str, Any]:
+    """Everything printed on an event's front, in reading order."""
     challenge = event.challenge
     threat = terms.threat(event.threat)
     return {
@@ -228,16 +224,9 @@ def event_face(event: Event, marks: Mapping[str, str] | None = None) -> dict[str
                 for c in event.decision.choices
             ],
         },
-        "remembers": [
-            {
-                "mark": marks.get(m.mark, m.mark),
-                "text": m.text,
-                "attack": _("attack bonus %(bonus)s") % {"bonus": signed(m.attack_bonus)}
-                if m.attack_bonus
-                else "",
-            }
-            for m in event.remembers
-        ],
+        # A card that reads a mark shows a pennant; the line is on the kit's marks page,
+        # in `resilience draw` and on the year sheet (no card has room for it).
+        "reads_marks": bool(event.remembers),
         "encounter": event.encounter,
     }
 
@@ -367,10 +356,7 @@ def how_to_play() -> dict[str, Any]:
 
 def _faces(kind: DeckKind, entries: list[ContentEntry]) -> list[dict[str, Any]]:
     if kind == "events":
-        marks = {mark.id: mark.name for e in entries for mark in event_marks(e.definition).values()}
-        return [how_to_play()] + [
-            _in_its_language(event_face(e.definition, marks), e) for e in entries
-        ]
+        return [how_to_play()] + [_in_its_language(event_face(e.definition), e) for e in entries]
     return [_in_its_language(career_face(e.definition), e) for e in entries]
 
 

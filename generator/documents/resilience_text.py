@@ -16,7 +16,16 @@ from typing import Any
 
 from ..definitions.campaign import Campaign
 from ..definitions.models import CommunityDef, level_and_note
-from ..definitions.resilience_models import Career, Event, Mark, marks_left, memories_held
+from ..definitions.resilience_models import (
+    Career,
+    Event,
+    Mark,
+    answer_named,
+    events_by_name,
+    marks_bonus,
+    marks_left,
+    memories_held,
+)
 from ..rules.community import DEFENSES, ProjectPlan, yearly_attack
 from ..rules.simulate import Policy, Simulation, Spread, simulate
 
@@ -138,23 +147,17 @@ def history_marks(community: CommunityDef | None, events: Sequence[Event]) -> di
     words, any case) and those the GM wrote in by id."""
     if community is None:
         return {}
-    by_name = {key: e for e in events for key in (e.title.casefold(), e.id)}
+    by_name = events_by_name(events)
     left = marks_left(events)
     found: dict[str, Mark] = {}
     for year in sorted(community.history, key=lambda h: h.year):
         event = by_name.get(year.event.strip().casefold())
-        if event is not None and year.choice:
-            for choice in event.decision.choices:
-                if choice.leaves and choice.choice.casefold() == year.choice.strip().casefold():
-                    found[choice.leaves.id] = choice.leaves
+        answer = answer_named(event, year.choice) if event is not None and year.choice else None
+        if answer is not None and answer.leaves is not None:
+            found[answer.leaves.id] = answer.leaves
         for mark_id in year.marks:
             found[mark_id] = left[mark_id][0] if mark_id in left else Mark(id=mark_id, name=mark_id)
     return found
-
-
-def marks_bonus(event: Event, held: Mapping[str, Mark]) -> int:
-    """What the history's marks add to this event's attack bonus."""
-    return sum(memory.attack_bonus for memory in memories_held(event, held))
 
 
 def event_text(
@@ -211,11 +214,12 @@ def event_json(
     with its opponents (None when it prints none)."""
     held = held or {}
     attack = yearly_attack(event.attack_bonus, event.damage, year)
+    extra = marks_bonus(event, held)
     return {
         "year": year,
         **event.model_dump(mode="json"),
-        "year_attack_bonus": attack.bonus + marks_bonus(event, held),
-        "marks_attack_bonus": marks_bonus(event, held),
+        "year_attack_bonus": attack.bonus + extra,
+        "marks_attack_bonus": extra,
         "year_damage": attack.damage,
         "remembered": [
             {
