@@ -154,9 +154,10 @@ EVENT_WORD_LIMITS: Final[Mapping[str, int]] = {
 }
 EVENT_STORY_MIN_WORDS: Final = 40
 
-_KEBAB = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+# Every id (events, careers, marks ...): lower-case words joined by hyphens.
+ID_PATTERN: Final = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 
-Id = Annotated[str, StringConstraints(pattern=_KEBAB, max_length=60)]
+Id = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=60)]
 # A campaign entry with a built-in id replaces that entry (content/loader.py).
 ID_DESCRIPTION: Final = "Lower-case words and hyphens; a built-in id here replaces that entry."
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
@@ -454,8 +455,11 @@ class LargeProject(_Model):
     @model_validator(mode="after")
     def _large(self) -> LargeProject:
         _check_levels(self.develops, self.sacrifices)
-        if sum(self.develops.values()) != MAX_PROJECT_DEVELOPMENT:
-            raise ValueError(f"a large variant develops {MAX_PROJECT_DEVELOPMENT} levels in all")
+        developed = sum(self.develops.values())
+        if developed != MAX_PROJECT_DEVELOPMENT:
+            raise ValueError(
+                f"a large variant develops {MAX_PROJECT_DEVELOPMENT} levels in all, not {developed}"
+            )
         return self
 
     @property

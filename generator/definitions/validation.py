@@ -78,7 +78,12 @@ def _friendly(error: Any) -> str:
     if kind == "string_too_short":
         return "must not be empty"
     if kind == "value_error":  # our own validators: their words, without pydantic's prefix
-        return f"{error.get('ctx', {}).get('error', error['msg'])}, got {shown}"
+        said = str(error.get("ctx", {}).get("error", error["msg"]))
+        # A whole entry's validator says what it found; "got dict" would add nothing.
+        return said if isinstance(got, dict | list) else f"{said}, got {shown}"
+    pattern = error.get("ctx", {}).get("pattern")
+    if kind == "string_pattern_mismatch" and pattern == resilience_models.ID_PATTERN:
+        return f"must be lower-case words joined by hyphens, such as owes-the-guild, got {shown}"
     if kind == "literal_error":
         choices = tuple(re.findall(r"'([^']*)'", error.get("ctx", {}).get("expected", "")))
         hint = closest(str(got), choices) if isinstance(got, str) and choices else None

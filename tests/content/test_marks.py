@@ -76,3 +76,42 @@ def test_a_history_in_the_cards_words_any_case_is_quiet(
     result = cli("check", write_campaign({"c.yaml": fixed}))
     assert result.exit_code == 0
     assert "warning" not in result.stderr, result.stderr
+
+
+def test_bad_marks_factions_and_large_variants_are_one_line_each(
+    write_campaign: WriteCampaign, cli: Cli
+) -> None:
+    folder = write_campaign(
+        {
+            "c.yaml": """\
+            communities:
+              - name: Ashford
+                economy: 10
+                environment: 10
+                equity: 10
+                abundances: fish
+                history:
+                  - {year: 1, event: Grain Blight, marks: [Bad Id]}
+            factions:
+              - {id: moon-cult, name: The Moon Cult, kind: zealots, want: Children., strength: Faith., weakness: Daylight.}
+            project_ideas:
+              - id: wall
+                name: Wall
+                theme: defense
+                develops: {environment: 2}
+                summary: A wall.
+                large: {develops: {environment: 4}, summary: A bigger wall.}
+            """
+        }
+    )
+    result = cli("check", folder)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[:4] == [
+        "campaign/c.yaml:6: entry \"Ashford\": abundances: must be a list, got 'fish'",
+        "campaign/c.yaml:8: entry \"Ashford\": history.0.marks.0: must be lower-case words"
+        " joined by hyphens, such as owes-the-guild, got 'Bad Id'",
+        'campaign/c.yaml:10: entry "The Moon Cult": dealing: required, but missing',
+        'campaign/c.yaml:17: entry "Wall": large: a large variant develops 5 levels in all,'
+        " not 4",
+    ]
+    assert "Traceback" not in result.stdout + result.stderr
